@@ -1,0 +1,100 @@
+import type { JsonObject } from './json.js';
+
+/** §7: the error codes of Parley v1. */
+export const ERROR_CODES = [
+  'bad_frame',
+  'unknown_capability',
+  'invalid_params',
+  'unauthorized',
+  'forbidden',
+  'consent_required',
+  'not_found',
+  'expired',
+  'conflict',
+  'limit',
+  'unavailable',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** §7: a machine-appliable fix; `params` is a merge patch (RFC 7396) for the failed request. */
+export interface Fix {
+  say: string;
+  params?: JsonObject;
+}
+
+/** §6.6: what the principal must approve. */
+export interface Consent {
+  proposal: string;
+  hash: string;
+  service: string;
+  capability: string;
+  principal: string;
+  summary: string;
+  expires: number;
+}
+
+/** §7: the body of an ERROR reply. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  fix?: Fix[];
+  need?: JsonObject[];
+  consent?: Consent;
+  retry?: number | null;
+}
+
+export interface ParleyErrorOptions {
+  fix?: Fix[];
+  need?: JsonObject[];
+  consent?: Consent;
+  retry?: number | null;
+  cause?: unknown;
+}
+
+/**
+ * An error that crosses the wire (§7). Handlers throw it; the dispatcher turns it into an ERROR
+ * frame. The message is one sentence and never echoes tokens, signatures, keys or hashes.
+ */
+export class ParleyError extends Error {
+  override readonly name = 'ParleyError';
+  readonly code: ErrorCode;
+  readonly fix: Fix[] | undefined;
+  readonly need: JsonObject[] | undefined;
+  readonly consent: Consent | undefined;
+  readonly retry: number | null | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ParleyErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.fix = options.fix;
+    this.need = options.need;
+    this.consent = options.consent;
+    this.retry = options.retry;
+  }
+
+  /** The §7 body of the ERROR reply for this error. */
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message };
+    if (this.fix !== undefined) body.fix = this.fix;
+    if (this.need !== undefined) body.need = this.need;
+    if (this.consent !== undefined) body.consent = this.consent;
+    if (this.retry !== undefined) body.retry = this.retry;
+    return body;
+  }
+
+  /** The ParleyError carried by an ERROR reply body. */
+  static fromBody(body: ErrorBody): ParleyError {
+    const options: ParleyErrorOptions = {};
+    if (body.fix !== undefined) options.fix = body.fix;
+    if (body.need !== undefined) options.need = body.need;
+    if (body.consent !== undefined) options.consent = body.consent;
+    if (body.retry !== undefined) options.retry = body.retry;
+    return new ParleyError(body.code, body.message, options);
+  }
+}
+
+/** Whether `code` is one of the §7 codes. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code);
+}

@@ -1,0 +1,106 @@
+import { decodeB64url, encodeB64url } from './b64url.js';
+import { cryptoPort } from './crypto/backend.js';
+import { randomBytes } from './crypto/port.js';
+
+/** §6.1: public keys on the wire are "ed25519:" + b64url(raw 32 bytes). */
+export const KEY_PREFIX = 'ed25519:';
+export const SEED_BYTES = 32;
+export const PUBLIC_KEY_BYTES = 32;
+export const SIGNATURE_BYTES = 64;
+
+/** An Ed25519 key pair: the 32-byte seed (the private key) and the raw public key. */
+export interface KeyPair {
+  readonly seed: Uint8Array;
+  readonly publicKey: Uint8Array;
+}
+
+/** A fresh random key pair. */
+export async function generateKeyPair(): Promise<KeyPair> {
+  return keyPairFromSeed(randomBytes(SEED_BYTES));
+}
+
+/** The key pair for a 32-byte seed. */
+export async function keyPairFromSeed(seed: Uint8Array): Promise<KeyPair> {
+  if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES) {
+    throw new TypeError(`an Ed25519 seed must be ${SEED_BYTES} bytes`);
+  }
+  const own = new Uint8Array(seed);
+  return { seed: own, publicKey: await cryptoPort().publicKeyFromSeed(own) };
+}
+
+/** The "ed25519:…" form of a public key, from raw bytes or a key pair. */
+export function publicKeyString(key: Uint8Array | KeyPair): string {
+  const raw = key instanceof Uint8Array ? key : key.publicKey;
+  if (raw.length !== PUBLIC_KEY_BYTES) {
+    throw new TypeError(`an Ed25519 public key must be ${PUBLIC_KEY_BYTES} bytes`);
+  }
+  return KEY_PREFIX + encodeB64url(raw);
+}
+
+/** The raw bytes of an "ed25519:…" public key. Throws a TypeError naming what is wrong. */
+export function parsePublicKey(text: unknown): Uint8Array {
+  if (typeof text !== 'string') throw new TypeError('a public key must be a string');
+  if (!text.startsWith(KEY_PREFIX)) throw new TypeError('a public key must start with "ed25519:"');
+  let raw: Uint8Array;
+  try {
+    raw = decodeB64url(text.slice(KEY_PREFIX.length));
+  } catch {
+    throw new TypeError('a public key must be "ed25519:" followed by unpadded base64url');
+  }
+  if (raw.length !== PUBLIC_KEY_BYTES) {
+    throw new TypeError(`a public key must encode ${PUBLIC_KEY_BYTES} bytes, got ${raw.length}`);
+  }
+  return raw;
+}
+
+/** Whether `text` is a well-formed "ed25519:…" public key. */
+export function isPublicKey(text: unknown): text is string {
+  try {
+    parsePublicKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** §6.1: the b64url Ed25519 signature of `message` by `key`. */
+export async function sign(key: KeyPair, message: Uint8Array): Promise<string> {
+  return encodeB64url(await cryptoPort().sign(key.seed, message));
+}
+
+/**
+ * Whether `signature` (b64url) is `publicKey`'s signature of `message`. Malformed keys or
+ * signatures are simply not valid: this never throws for bad input.
+ */
+export async function verify(
+  publicKey: string | Uint8Array,
+  message: Uint8Array,
+  signature: string | Uint8Array,
+): Promise<boolean> {
+  let key: Uint8Array;
+  let sig: Uint8Array;
+  try {
+    key = typeof publicKey === 'string' ? parsePublicKey(publicKey) : publicKey;
+    sig = typeof signature === 'string' ? decodeB64url(signature) : signature;
+  } catch {
+    return false;
+  }
+  if (key.length !== PUBLIC_KEY_BYTES || sig.length !== SIGNATURE_BYTES) return false;
+  try {
+    return await cryptoPort().verify(key, message, sig);
+  } catch {
+    return false;
+  }
+}
+
+/** SHA-256 of bytes. */
+export function sha256(data: Uint8Array): Uint8Array {
+  return cryptoPort().sha256(data);
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
