@@ -18,13 +18,13 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** §7: a machine-appliable fix; `params` is a merge patch (RFC 7396) for the failed request. */
-export interface Fix {
+export type Fix = {
   say: string;
   params?: JsonObject;
-}
+};
 
 /** §6.6: what the principal must approve. */
-export interface Consent {
+export type Consent = {
   proposal: string;
   hash: string;
   service: string;
@@ -32,25 +32,25 @@ export interface Consent {
   principal: string;
   summary: string;
   expires: number;
-}
+};
 
 /** §7: the body of an ERROR reply. */
-export interface ErrorBody {
+export type ErrorBody = {
   code: ErrorCode;
   message: string;
   fix?: Fix[];
   need?: JsonObject[];
   consent?: Consent;
   retry?: number | null;
-}
+};
 
-export interface ParleyErrorOptions {
+export type ParleyErrorOptions = {
   fix?: Fix[];
   need?: JsonObject[];
   consent?: Consent;
   retry?: number | null;
   cause?: unknown;
-}
+};
 
 /**
  * An error that crosses the wire (§7). Handlers throw it; the dispatcher turns it into an ERROR

@@ -33,51 +33,51 @@ export const EFFECT_OPS = ['create', 'update', 'delete', 'send', 'charge', 'othe
 export type EffectOp = (typeof EFFECT_OPS)[number];
 
 /** §6.5: proof of possession. */
-export interface Proof {
+export type Proof = {
   key: string;
   ts: number;
   sig: string;
-}
+};
 
 /** §3: fields common to every request. */
-export interface RequestBase {
+export type RequestBase = {
   parley: 1;
   id: string;
   verb: Verb;
   budget?: number;
   grants?: string[];
   proof?: Proof;
-}
+};
 
-export interface HelloRequest extends RequestBase {
+export type HelloRequest = RequestBase & {
   verb: 'HELLO';
   agent?: { name?: string; key?: string };
-}
-export interface AskRequest extends RequestBase {
+};
+export type AskRequest = RequestBase & {
   verb: 'ASK';
   capability: string;
   params?: JsonObject;
-}
-export interface IntentRequest extends RequestBase {
+};
+export type IntentRequest = RequestBase & {
   verb: 'INTENT';
   capability: string;
   params?: JsonObject;
   goal?: string;
   auto?: boolean;
-}
-export interface CommitRequest extends RequestBase {
+};
+export type CommitRequest = RequestBase & {
   verb: 'COMMIT';
   proposal: string;
   hash: string;
-}
-export interface UndoRequest extends RequestBase {
+};
+export type UndoRequest = RequestBase & {
   verb: 'UNDO';
   receipt: string;
-}
-export interface ExpandRequest extends RequestBase {
+};
+export type ExpandRequest = RequestBase & {
   verb: 'EXPAND';
   handle: string;
-}
+};
 export type Request =
   | HelloRequest
   | AskRequest
@@ -87,23 +87,23 @@ export type Request =
   | ExpandRequest;
 
 /** §5.1: money in minor units. */
-export interface Money {
+export type Money = {
   amount: number;
   currency: string;
-}
+};
 
 /** §5.1: one principal-observable change. `from` and `to` are scalars. */
-export interface Effect {
+export type Effect = {
   op: EffectOp;
   target: string;
   field?: string;
   from?: JsonScalar;
   to?: JsonScalar;
   detail?: string;
-}
+};
 
 /** §5.1: a concrete, inert plan. */
-export interface Proposal {
+export type Proposal = {
   id: string;
   capability: string;
   summary: string;
@@ -114,10 +114,10 @@ export interface Proposal {
   expires: number;
   hash: string;
   data?: JsonValue;
-}
+};
 
 /** §5.2: proof that a proposal was executed (or, with `undoes`, reversed). */
-export interface Receipt {
+export type Receipt = {
   id: string;
   proposal: string;
   capability: string;
@@ -128,81 +128,81 @@ export interface Receipt {
   undo: { until: number } | null;
   result?: JsonValue;
   undoes?: string;
-}
+};
 
 /** §4.1.1: the compact parameter schema. */
 export type ParamType = string | ParamSchema | [ParamSchema];
-export interface ParamSchema {
+export type ParamSchema = {
   [name: string]: ParamType;
-}
+};
 
 /** §4.1: one capability in a BRIEF. */
-export interface Capability {
+export type Capability = {
   name: string;
   kind: 'ask' | 'intent';
   summary?: string;
   params?: ParamSchema;
   risk?: Risk;
-}
+};
 
 /** §4.1: who the service is. */
-export interface ServiceInfo {
+export type ServiceInfo = {
   id: string;
   name: string;
   summary?: string;
-}
+};
 
 /** §8: an elided remainder that EXPAND can fetch. */
-export interface More {
+export type More = {
   handle: string;
   path: string;
   remaining: number;
   est: number;
-}
+};
 
 /** §4.3: one way to resolve an ambiguous intent. */
-export interface ClarifyOption {
+export type ClarifyOption = {
   label: string;
   params: JsonObject;
-}
+};
 
 /** §5: the body of each reply kind (without the frame envelope). */
-export interface BriefBody {
+export type BriefBody = {
   kind: 'BRIEF';
   service: ServiceInfo;
   capabilities: Capability[];
   more?: More[];
-}
-export interface AnswerBody {
+};
+export type AnswerBody = {
   kind: 'ANSWER';
   data: JsonValue;
   more?: More[];
-}
-export interface ProposalsBody {
+};
+export type ProposalsBody = {
   kind: 'PROPOSALS';
   proposals: Proposal[];
   more?: More[];
-}
-export interface ClarifyBody {
+};
+export type ClarifyBody = {
   kind: 'CLARIFY';
   question: string;
   options: ClarifyOption[];
-}
-export interface ReceiptBody {
+};
+export type ReceiptBody = {
   kind: 'RECEIPT';
   receipt: Receipt;
   auto?: true;
   replay?: true;
-}
-export interface ErrorReplyBody extends ErrorBody {
+};
+export type ErrorReplyBody = ErrorBody & {
   kind: 'ERROR';
-}
-export interface EventBody {
+};
+export type EventBody = {
   kind: 'EVENT';
   message: string;
   progress?: number;
   data?: JsonValue;
-}
+};
 export type ReplyBody =
   | BriefBody
   | AnswerBody
@@ -214,12 +214,12 @@ export type ReplyBody =
 export type FinalReplyBody = Exclude<ReplyBody, EventBody>;
 
 /** §2.1, §5: the envelope of every reply frame. */
-export interface ReplyEnvelope {
+export type ReplyEnvelope = {
   parley: 1;
   id: string;
   re: string;
   lens?: string;
-}
+};
 export type Reply = ReplyEnvelope & ReplyBody;
 export type BriefReply = ReplyEnvelope & BriefBody;
 export type AnswerReply = ReplyEnvelope & AnswerBody;

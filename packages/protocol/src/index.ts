@@ -65,6 +65,49 @@ export {
   VERBS,
   type Verb,
 } from './frames.js';
+export {
+  assertWellFormedCaveats,
+  type CaveatContext,
+  type CaveatOutcome,
+  evaluateCaveat,
+  matchesCapability,
+  readCaveat,
+  type WellFormedCaveat,
+} from './grants/caveats.js';
+export { ChainCache, DEFAULT_CHAIN_CACHE_SIZE, type VerifiedChain } from './grants/chain-cache.js';
+export { consentGrant, delegateGrant, type IssueOptions, issueGrant } from './grants/issue.js';
+export {
+  blockId,
+  decodeGrant,
+  encodeGrant,
+  GRANT_PREFIX,
+  GrantFormatError,
+  grantHolder,
+  grantId,
+  grantPrincipal,
+  MAX_GRANT_BLOCKS,
+  MAX_GRANT_TOKEN_LENGTH,
+} from './grants/token.js';
+export {
+  type Block,
+  CAVEAT_NAMES,
+  type Caveat,
+  type CaveatName,
+  type DelegationPayload,
+  type Grant,
+  type Limit,
+  type RootPayload,
+} from './grants/types.js';
+export {
+  type GrantContext,
+  type GrantFailureCode,
+  type GrantVerdict,
+  type SpendLimit,
+  sharedChainCache,
+  verifyAnyGrant,
+  verifyGrant,
+} from './grants/verify.js';
+export { type HashedProposal, hashProposal } from './hash.js';
 export { hasOwn, isPlainObject, type JsonObject, type JsonScalar, type JsonValue } from './json.js';
 export {
   generateKeyPair,
@@ -79,4 +122,14 @@ export {
   utf8,
   verify,
 } from './keys.js';
+export { mergePatch } from './merge-patch.js';
 export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
+export {
+  PROOF_MAX_SKEW_SECONDS,
+  type ProofCheck,
+  type ProofInput,
+  proofMessage,
+  proofTarget,
+  signProof,
+  verifyProof,
+} from './proof.js';

@@ -1,0 +1,80 @@
+import { canonicalize } from './canonical.js';
+import { ParleyError } from './errors.js';
+import type { Proof, Request, Verb } from './frames.js';
+import { type KeyPair, publicKeyString, sign, utf8, verify } from './keys.js';
+
+/** §6.5: services reject proofs whose ts is further than this from their clock. */
+export const PROOF_MAX_SKEW_SECONDS = 300;
+
+/** What a proof signs (§6.5). */
+export interface ProofInput {
+  aud: string;
+  verb: Verb;
+  target: string;
+  ts: number;
+}
+
+/** §6.5: the proof target of a request: hash, receipt id, capability, auto id, or handle. */
+export function proofTarget(request: Request): string {
+  switch (request.verb) {
+    case 'COMMIT':
+      return request.hash;
+    case 'UNDO':
+      return request.receipt;
+    case 'ASK':
+      return request.capability;
+    case 'INTENT':
+      return request.auto === true
+        ? `auto:${request.capability}:${request.id}`
+        : request.capability;
+    case 'EXPAND':
+      return request.handle;
+    case 'HELLO':
+      throw new ParleyError('bad_frame', 'HELLO carries no proof (§6.5 defines no target for it)');
+  }
+}
+
+/** The exact bytes a proof signature covers: utf8(canonical({aud, verb, target, ts})). */
+export function proofMessage(input: ProofInput): Uint8Array {
+  return utf8(
+    canonicalize({ aud: input.aud, verb: input.verb, target: input.target, ts: input.ts }),
+  );
+}
+
+/** §6.5: signs a proof of possession with the holder key. */
+export async function signProof(key: KeyPair, input: ProofInput): Promise<Proof> {
+  return { key: publicKeyString(key), ts: input.ts, sig: await sign(key, proofMessage(input)) };
+}
+
+export type ProofCheck = { ok: true } | { ok: false; code: 'unauthorized'; reason: string };
+
+/** §6.5: checks a proof's signature for this audience, verb and target, and its clock skew. */
+export async function verifyProof(
+  proof: Proof,
+  expected: { aud: string; verb: Verb; target: string; now: number },
+): Promise<ProofCheck> {
+  if (!Number.isSafeInteger(proof.ts)) {
+    return { ok: false, code: 'unauthorized', reason: 'proof ts must be an integer' };
+  }
+  if (Math.abs(expected.now - proof.ts) > PROOF_MAX_SKEW_SECONDS) {
+    return {
+      ok: false,
+      code: 'unauthorized',
+      reason: `proof ts is more than ${PROOF_MAX_SKEW_SECONDS} s from the service clock`,
+    };
+  }
+  const message = proofMessage({
+    aud: expected.aud,
+    verb: expected.verb,
+    target: expected.target,
+    ts: proof.ts,
+  });
+  if (!(await verify(proof.key, message, proof.sig))) {
+    return {
+      ok: false,
+      code: 'unauthorized',
+      reason: 'proof signature does not verify for this service, verb and target',
+    };
+  }
+  return { ok: true };
+}
