@@ -1,0 +1,237 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TlsOptions } from 'node:tls';
+import { MAX_FRAME_BYTES } from '@parley/protocol';
+import type { FrameHandler } from './handler.js';
+import { normalizeEndpointPath } from './http-bridge.js';
+import {
+  BRIDGE_REPLY_ID,
+  declaresTooLarge,
+  discover,
+  type ExchangeOutput,
+  JSON_MEDIA_TYPE,
+  NDJSON_MEDIA_TYPE,
+  routeBridgeRequest,
+  runExchange,
+} from './http-exchange.js';
+import { resolveLimits, type ServerLimits } from './limits.js';
+import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
+import { socketPeer } from './socket-streams.js';
+import { listenError } from './transport-error.js';
+import { requestIdOfText, transportErrorReply } from './transport-replies.js';
+
+/** Options of the Node HTTP(S) bridge server. */
+export interface HttpListenOptions {
+  host: string;
+  port: number;
+  /** The endpoint path; default "/". */
+  path?: string;
+  /** TLS settings (cert and key at least) for https; absent for http. */
+  tls?: TlsOptions;
+  limits?: Partial<ServerLimits>;
+  onError?: ErrorReporter;
+}
+
+/** After a 413, the rest of the body is drained (so the client reads the status) this long. */
+const REFUSED_BODY_LINGER_MS = 2_000;
+
+function refuseTooLarge(request: IncomingMessage, response: ServerResponse): void {
+  request.removeAllListeners('data');
+  request.resume();
+  response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  response.end(`a frame must not exceed ${MAX_FRAME_BYTES} bytes\n`);
+  setTimeout(() => request.socket.destroy(), REFUSED_BODY_LINGER_MS).unref();
+}
+
+function plain(response: ServerResponse, status: number, message: string, allow?: string): void {
+  const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+  if (allow !== undefined) headers.allow = allow;
+  response.writeHead(status, headers);
+  response.end(`${message}\n`);
+}
+
+function nodeOutput(response: ServerResponse): ExchangeOutput {
+  return {
+    start(text, done) {
+      if (done) {
+        response.writeHead(200, {
+          'content-type': NDJSON_MEDIA_TYPE,
+          'content-length': Buffer.byteLength(text),
+        });
+        response.end(text);
+        return;
+      }
+      response.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
+      response.write(text);
+    },
+    more(text, done) {
+      if (done) response.end(text);
+      else response.write(text);
+    },
+  };
+}
+
+/** Collects a request body up to the frame limit; calls `tooLarge` instead past it. */
+function readBody(
+  request: IncomingMessage,
+  done: (body: Uint8Array) => void,
+  tooLarge: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  request.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > MAX_FRAME_BYTES) {
+      chunks.length = 0;
+      tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  request.on('end', () => {
+    if (total <= MAX_FRAME_BYTES)
+      done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  });
+}
+
+/**
+ * §2.4: serves the HTTP bridge on Node's http (or https, with `tls`) server. Limits: the
+ * connection cap, idle keep-alive connections closed after `idleTimeout`, and `maxInFlight`
+ * requests per connection (pipelined excess gets ERROR limit).
+ */
+export async function listenHttp(
+  options: HttpListenOptions,
+  handler: FrameHandler,
+): Promise<ParleyServer> {
+  const limits = resolveLimits(options.limits);
+  const endpoint = normalizeEndpointPath(options.path ?? '/');
+  const onError = options.onError ?? reportToStderr;
+  const inFlight = new Map<Socket, number>();
+  const aborts = new Set<AbortController>();
+  let closing = false;
+  let server: Server;
+
+  const finished = (socket: Socket, abort: AbortController): void => {
+    aborts.delete(abort);
+    const count = (inFlight.get(socket) ?? 1) - 1;
+    if (count === 0) inFlight.delete(socket);
+    else inFlight.set(socket, count);
+    if (closing) server.closeIdleConnections();
+  };
+
+  const post = (request: IncomingMessage, response: ServerResponse, peer: string): void => {
+    const socket = request.socket;
+    const count = (inFlight.get(socket) ?? 0) + 1;
+    inFlight.set(socket, count);
+    const abort = new AbortController();
+    aborts.add(abort);
+    response.once('close', () => {
+      if (!response.writableFinished) abort.abort();
+      finished(socket, abort);
+    });
+    readBody(
+      request,
+      (body) => {
+        if (count > limits.maxInFlight) {
+          const message = `at most ${limits.maxInFlight} requests may be in flight on one connection`;
+          const re = requestIdOfText(Buffer.from(body).toString('utf8'));
+          const reply = transportErrorReply(BRIDGE_REPLY_ID, re, 'limit', message, 1);
+          nodeOutput(response).start(`${JSON.stringify(reply)}\n`, true);
+          return;
+        }
+        runExchange(handler, body, { peer, signal: abort.signal }, onError, nodeOutput(response));
+      },
+      () => refuseTooLarge(request, response),
+    );
+  };
+
+  const listener = (request: IncomingMessage, response: ServerResponse): void => {
+    if (closing) response.setHeader('connection', 'close');
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const contentType = request.headers['content-type'] ?? null;
+    const route = routeBridgeRequest(request.method ?? '', path, endpoint, contentType);
+    const peer = `http ${socketPeer(request.socket)}`;
+    switch (route.kind) {
+      case 'status':
+        request.resume();
+        plain(response, route.status, route.message, route.allow);
+        return;
+      case 'discover':
+        request.resume();
+        discover(handler, peer, onError).then(({ status, json }) => {
+          response.writeHead(status, {
+            'content-type': JSON_MEDIA_TYPE,
+            'content-length': Buffer.byteLength(json),
+          });
+          response.end(route.head ? undefined : json);
+        });
+        return;
+      case 'post':
+        if (declaresTooLarge(request.headers['content-length'])) {
+          refuseTooLarge(request, response);
+          return;
+        }
+        post(request, response, peer);
+    }
+  };
+
+  const serverOptions: ServerOptions = { keepAliveTimeout: limits.idleTimeout };
+  server =
+    options.tls === undefined
+      ? createServer(serverOptions, listener)
+      : createHttpsServer({ ...options.tls, ...serverOptions }, listener);
+  server.maxConnections = limits.maxConnections;
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    open++;
+    socket.setNoDelay(true);
+    socket.once('close', () => open--);
+  });
+  if (limits.idleTimeout > 0) {
+    server.headersTimeout = Math.min(
+      limits.idleTimeout,
+      server.requestTimeout || limits.idleTimeout,
+    );
+  }
+  const scheme = options.tls === undefined ? 'http' : 'https';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(listenError(error, `${scheme}://${options.host}:${options.port}`)),
+    );
+    server.listen(options.port, options.host, () => resolve());
+  });
+  server.on('error', onError);
+  const bound = server.address() as AddressInfo;
+  const host = bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  let closed: Promise<void> | undefined;
+  return {
+    address: `${scheme}://${host}:${bound.port}${endpoint}`,
+    get connections() {
+      return open;
+    },
+    close(closeOptions = {}) {
+      closed ??= new Promise<void>((resolve) => {
+        closing = true;
+        const timer = setTimeout(() => {
+          for (const abort of aborts) abort.abort();
+          server.closeAllConnections();
+        }, closeOptions.deadline ?? limits.closeDeadline);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closed;
+    },
+  };
+}

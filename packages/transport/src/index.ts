@@ -1,0 +1,29 @@
+export { DEFAULT_CONNECT_TIMEOUT_MS, type DialOptions, dial } from './dial.js';
+export type { FrameConnection, FrameReceiver } from './frame-connection.js';
+export type { FrameHandler, HandleContext } from './handler.js';
+export { createHttpBridge, type HttpBridge, type HttpBridgeOptions } from './http-bridge.js';
+export {
+  DISCOVERY_HELLO,
+  DISCOVERY_PATH,
+  JSON_MEDIA_TYPE,
+  NDJSON_MEDIA_TYPE,
+} from './http-exchange.js';
+export { type HttpListenOptions, listenHttp } from './http-server.js';
+export { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
+export { type LineSink, LineSplitter } from './line-splitter.js';
+export { type ListenOptions, listen } from './listen.js';
+export {
+  DEFAULT_TCP_PORT,
+  DEFAULT_TLS_PORT,
+  type ParleyUrl,
+  parseParleyUrl,
+} from './parley-url.js';
+export type { ErrorReporter, ParleyServer } from './server.js';
+export { type StdioServeOptions, serveStdio } from './stdio-server.js';
+export { listenStream, type StreamListenOptions } from './stream-server.js';
+export {
+  TRANSPORT_ERROR_REASONS,
+  TransportError,
+  type TransportErrorReason,
+} from './transport-error.js';
+export { TRANSPORT_REPLY_ID_PREFIX } from './transport-replies.js';
