@@ -1,0 +1,118 @@
+export { checkPartyCommand } from './commands/check-party.js';
+export { type DecideCommandOptions, decideCommand } from './commands/decide.js';
+export type { CommandOutput } from './commands/output.js';
+export { verifyReceiptCommand } from './commands/verify-receipt.js';
+export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
+export { pickMaxMin, type Standing, standingOf } from './consensus/max-min.js';
+export {
+  type ConsensusResult,
+  RULES,
+  type Rule,
+  runConsensus,
+  runConsensusAsync,
+} from './consensus/run.js';
+export { REASONS, type Reason, type Verdict } from './consensus/verdict.js';
+export {
+  type OutcomeCheck,
+  type VerifyOutcomeOptions,
+  verifyOutcome,
+} from './consensus/verify-outcome.js';
+export {
+  CONSENSUS_ERROR_CODES,
+  ConsensusError,
+  type ConsensusErrorCode,
+  JsonReadError,
+  RatifyError,
+  SpecError,
+  UtilityError,
+} from './errors.js';
+export { type DumpsOptions, pyDumps, quotePy } from './py-json/dumps.js';
+export { pyCompareNumbers, pyEquals } from './py-json/equals.js';
+export { formatPyFloat } from './py-json/float-repr.js';
+export { MAX_INT_DIGITS, parsePyJson } from './py-json/parse.js';
+export {
+  checkPyValue,
+  isPyNumber,
+  isPyObject,
+  MAX_DEPTH,
+  PyFloat,
+  type PyNumber,
+  type PyObject,
+  type PyScalar,
+  type PyValue,
+  pyFloat,
+  toFloat,
+} from './py-json/value.js';
+export {
+  type Acceptance,
+  signAcceptance,
+  verifyAcceptanceSignature,
+} from './ratify/acceptance.js';
+export {
+  type AgreementCheck,
+  type AgreementCode,
+  type AgreementOptions,
+  agreement,
+} from './ratify/agreement.js';
+export { ratify } from './ratify/ratify.js';
+export {
+  makeReceipt,
+  RECEIPT_FORMAT,
+  type Receipt,
+  type ReceiptExtras,
+  readReceipt,
+  receiptToDict,
+  writeReceipt,
+} from './receipt/receipt.js';
+export {
+  type CheckStatus,
+  type ReceiptCheck,
+  type ReceiptReport,
+  type VerifyReceiptOptions,
+  verifyReceipt,
+} from './receipt/verify-receipt.js';
+export {
+  type Evaluation,
+  HardConstraint,
+  NEUTRAL_SCORE,
+  PreferenceSheet,
+  type PreferenceSheetInit,
+} from './sheet/preference-sheet.js';
+export { publicKeyHex } from './signing/keys.js';
+export {
+  ACCEPTANCE_V1,
+  acceptancePayload,
+  VERDICT_V1,
+  VERDICT_V2,
+  verdictPayload,
+} from './signing/payloads.js';
+export { createSession, type Session } from './signing/session.js';
+export { SigningAgent, type SigningAgentOptions } from './signing/signing-agent.js';
+export {
+  type TranscriptSignatureCheck,
+  type TranscriptSignatureCode,
+  type VerifyTranscriptOptions,
+  verifyTranscript,
+} from './signing/verify-transcript.js';
+export { constraintHolds, partySheet } from './spec/compile.js';
+export { decide, specAgents } from './spec/decide.js';
+export { MAX_EVALUATIONS, MAX_LIST_ITEMS, MAX_OPTIONS, MAX_PARTIES } from './spec/limits.js';
+export { readParty, readSpec } from './spec/read-spec.js';
+export {
+  type Constraint,
+  type DecisionSpec,
+  DIRECTIONS,
+  type Direction,
+  OPERATORS,
+  type Operator,
+  type PartySpec,
+  type UtilityTerm,
+} from './spec/types.js';
+export { partyToDict, specToDict } from './spec/write-spec.js';
+export {
+  STATUSES,
+  type Status,
+  Transcript,
+  type TranscriptEntry,
+  type TranscriptResult,
+} from './transcript/transcript.js';

@@ -1,0 +1,52 @@
+import {
+  decodeB64url,
+  type KeyPair,
+  parsePublicKey,
+  sign as signMessage,
+  verify as verifyMessage,
+} from '@parley/protocol';
+import { fromHex, toHex } from '../hex.js';
+
+/** A public key as the Python package writes it: 64 lowercase hex characters. */
+export function publicKeyHex(key: KeyPair | Uint8Array | string): string {
+  if (typeof key === 'string') {
+    if (key.startsWith('ed25519:')) return toHex(parsePublicKey(key));
+    const raw = fromHex(key.toLowerCase());
+    if (raw === null || raw.length !== 32) {
+      throw new TypeError('a public key is 64 hex characters or "ed25519:" + base64url');
+    }
+    return key.toLowerCase();
+  }
+  const raw = key instanceof Uint8Array ? key : key.publicKey;
+  if (raw.length !== 32) throw new TypeError('an Ed25519 public key is 32 bytes');
+  return toHex(raw);
+}
+
+/** Ed25519 signature of `message` by `key`, in lowercase hex. */
+export async function signHex(key: KeyPair, message: Uint8Array): Promise<string> {
+  return toHex(decodeB64url(await signMessage(key, message)));
+}
+
+/** Whether `sigHex` is `pubkeyHex`'s signature of `message`; malformed hex is simply invalid. */
+export async function verifyHex(
+  pubkeyHex: string,
+  message: Uint8Array,
+  sigHex: string,
+): Promise<boolean> {
+  const key = fromHex(pubkeyHex);
+  const sig = fromHex(sigHex);
+  if (key === null || sig === null || key.length !== 32 || sig.length !== 64) return false;
+  return verifyMessage(key, message, sig);
+}
+
+/** An owner -> key map with every key in the lowercase hex form verdicts carry. */
+export function rosterHex(
+  roster: Readonly<Record<string, KeyPair | Uint8Array | string>>,
+): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [owner, key] of Object.entries(roster)) {
+    // defineProperty keeps an owner named "__proto__" an ordinary key.
+    Object.defineProperty(out, owner, { value: publicKeyHex(key), enumerable: true });
+  }
+  return out;
+}
