@@ -18,22 +18,33 @@ const ESCAPES: Record<string, string> = {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: §10 escapes exactly these controls.
 const NEEDS_WORK = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** Serializes a JSON value as §10 canonical JSON. Throws TypeError/RangeError on values §10 forbids. */
-export function canonicalize(value: unknown): string {
-  return write(value, '$');
+/** Where a value sits in the input: object keys and array indexes, rendered only for errors. */
+type Path = (string | number)[];
+
+function renderPath(path: Path): string {
+  let out = '$';
+  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : `.${segment}`;
+  return out;
 }
 
-function write(value: unknown, path: string): string {
+/** Serializes a JSON value as §10 canonical JSON. Throws TypeError/RangeError on values §10 forbids. */
+export function canonicalize(value: unknown): string {
+  return write(value, []);
+}
+
+function write(value: unknown, path: Path): string {
   switch (typeof value) {
     case 'string':
-      return quoteCanonical(value, path);
+      return NEEDS_WORK.test(value) ? quoteSlow(value, path) : `"${value}"`;
     case 'number':
       if (!Number.isInteger(value)) {
-        throw new RangeError(`canonical JSON allows only integers, got ${value} at ${path} (§10)`);
+        throw new RangeError(
+          `canonical JSON allows only integers, got ${value} at ${renderPath(path)} (§10)`,
+        );
       }
       if (Math.abs(value) > MAX_CANONICAL_INTEGER) {
         throw new RangeError(
-          `canonical JSON integer ${value} at ${path} is outside ±(2^53−1) (§10)`,
+          `canonical JSON integer ${value} at ${renderPath(path)} is outside ±(2^53−1) (§10)`,
         );
       }
       return Object.is(value, -0) ? '0' : String(value);
@@ -45,31 +56,53 @@ function write(value: unknown, path: string): string {
         let out = '[';
         for (let i = 0; i < value.length; i++) {
           if (i > 0) out += ',';
-          out += write(value[i], `${path}[${i}]`);
+          path.push(i);
+          out += write(value[i], path);
+          path.pop();
         }
         return `${out}]`;
       }
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
-        throw new TypeError(`canonical JSON cannot encode a ${describe(value)} at ${path}`);
+        throw new TypeError(
+          `canonical JSON cannot encode a ${describe(value)} at ${renderPath(path)}`,
+        );
       }
       const record = value as Record<string, unknown>;
-      // §10: keys sorted by Unicode code point. UTF-16 order differs from code point order only
-      // for astral vs U+E000..U+FFFF, so compare by code points.
-      const keys = Object.keys(record)
-        .filter((k) => record[k] !== undefined)
-        .sort(compareCodePoints);
+      const keys = sortedKeys(record);
       let out = '{';
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
-        if (i > 0) out += ',';
-        out += `${quoteCanonical(key, path)}:${write(record[key], `${path}.${key}`)}`;
+        const member = record[key];
+        if (member === undefined) continue;
+        if (out.length > 1) out += ',';
+        out += NEEDS_WORK.test(key) ? quoteSlow(key, path) : `"${key}"`;
+        path.push(key);
+        out += `:${write(member, path)}`;
+        path.pop();
       }
       return `${out}}`;
     }
     default:
-      throw new TypeError(`canonical JSON cannot encode a ${typeof value} at ${path}`);
+      throw new TypeError(`canonical JSON cannot encode a ${typeof value} at ${renderPath(path)}`);
   }
+}
+
+// A code unit from U+D800 up: only then can UTF-16 order differ from code point order.
+const HIGH_CODE_UNIT = /[\ud800-\uffff]/;
+
+/**
+ * §10: keys sorted by Unicode code point. UTF-16 order (the native sort) differs from code point
+ * order only for astral vs U+E000..U+FFFF, so the native sort serves unless a key reaches U+D800.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length < 2) return keys;
+  keys.sort();
+  for (const key of keys) {
+    if (HIGH_CODE_UNIT.test(key)) return keys.sort(compareCodePoints);
+  }
+  return keys;
 }
 
 function describe(value: object): string {
@@ -79,6 +112,10 @@ function describe(value: object): string {
 /** Quotes a string per §10, rejecting lone surrogates (they have no UTF-8 form). */
 export function quoteCanonical(text: string, path = '$'): string {
   if (!NEEDS_WORK.test(text)) return `"${text}"`;
+  return quoteSlow(text, path);
+}
+
+function quoteSlow(text: string, path: string | Path): string {
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
@@ -90,7 +127,8 @@ export function quoteCanonical(text: string, path = '$'): string {
         i++;
         continue;
       }
-      throw new TypeError(`string at ${path} contains a lone surrogate at offset ${i} (§10)`);
+      const where = typeof path === 'string' ? path : renderPath(path);
+      throw new TypeError(`string at ${where} contains a lone surrogate at offset ${i} (§10)`);
     }
     const escaped = ESCAPES[ch];
     if (escaped !== undefined) out += escaped;

@@ -1,4 +1,17 @@
 export { decodeB64url, encodeB64url } from './b64url.js';
+export {
+  type Elision,
+  type IssueHandle,
+  type ItemsRemainder,
+  LIST_ROOTS,
+  type ListRoot,
+  type Remainder,
+  type TextRemainder,
+} from './budget/elision.js';
+export { estimateTokens } from './budget/estimate-tokens.js';
+export { ELLIPSIS } from './budget/fit-body.js';
+export { type FitResult, type Fitted, fitReply } from './budget/fit-reply.js';
+export { type SliceResult, sliceRemainder } from './budget/slice-remainder.js';
 export { canonicalize, compareCodePoints, MAX_CANONICAL_INTEGER } from './canonical.js';
 export { cryptoPort, setCryptoPort } from './crypto/backend.js';
 export type { CryptoPort } from './crypto/port.js';
@@ -122,6 +135,14 @@ export {
   utf8,
   verify,
 } from './keys.js';
+export { EFFECT_SYMBOLS, renderEffect } from './lens/effect.js';
+export { renderValue } from './lens/lean.js';
+export { renderMoney, ZERO_DECIMAL_CURRENCIES } from './lens/money.js';
+export { renderMore } from './lens/more.js';
+export { renderParams } from './lens/params.js';
+export { estimateLens, renderLens } from './lens/render-lens.js';
+export { renderScalar } from './lens/scalar.js';
+export { renderDuration, renderTime } from './lens/time.js';
 export { mergePatch } from './merge-patch.js';
 export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 export {

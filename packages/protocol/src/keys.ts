@@ -85,9 +85,13 @@ export async function verify(
   } catch {
     return false;
   }
-  if (key.length !== PUBLIC_KEY_BYTES || sig.length !== SIGNATURE_BYTES) return false;
+  // Untyped callers (a proof read off the wire) may pass anything: only bytes of the right size.
+  if (!(key instanceof Uint8Array) || key.length !== PUBLIC_KEY_BYTES) return false;
+  if (!(sig instanceof Uint8Array) || sig.length !== SIGNATURE_BYTES) return false;
   try {
-    return await cryptoPort().verify(key, message, sig);
+    const valid = cryptoPort().verify(key, message, sig);
+    // Synchronous ports (node:crypto) answer at once: no extra turn of the microtask queue.
+    return typeof valid === 'boolean' ? valid : await valid;
   } catch {
     return false;
   }

@@ -63,12 +63,18 @@ export async function verifyProof(
       reason: `proof ts is more than ${PROOF_MAX_SKEW_SECONDS} s from the service clock`,
     };
   }
-  const message = proofMessage({
-    aud: expected.aud,
-    verb: expected.verb,
-    target: expected.target,
-    ts: proof.ts,
-  });
+  let message: Uint8Array;
+  try {
+    message = proofMessage({
+      aud: expected.aud,
+      verb: expected.verb,
+      target: expected.target,
+      ts: proof.ts,
+    });
+  } catch {
+    // A target off the wire may hold a lone surrogate: nothing can have signed it (§10).
+    return { ok: false, code: 'unauthorized', reason: 'the proof target has no canonical form' };
+  }
   if (!(await verify(proof.key, message, proof.sig))) {
     return {
       ok: false,

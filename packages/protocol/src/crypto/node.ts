@@ -1,4 +1,4 @@
-import {
+import nodeCrypto, {
   createHash,
   createPrivateKey,
   createPublicKey,
@@ -7,6 +7,9 @@ import {
   verify,
 } from 'node:crypto';
 import type { CryptoPort } from './port.js';
+
+// One-shot hashing (Node ≥ 20.12) skips the Hash object; older Node 20 releases lack it.
+const oneShotHash = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
 
 // DER prefixes that wrap a raw Ed25519 key (RFC 8410): PKCS#8 for seeds, SPKI for public keys.
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -54,7 +57,11 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 /** node:crypto backend: synchronous, with cached KeyObjects. */
 export const defaultCrypto: CryptoPort = {
   sha256(data) {
-    return new Uint8Array(createHash('sha256').update(data).digest());
+    const digest =
+      oneShotHash === undefined
+        ? createHash('sha256').update(data).digest()
+        : oneShotHash('sha256', data, 'buffer');
+    return new Uint8Array(digest);
   },
   publicKeyFromSeed(seed) {
     const der = createPublicKey(privateKeyObject(seed)).export({ format: 'der', type: 'spki' });

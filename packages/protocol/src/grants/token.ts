@@ -36,11 +36,17 @@ export function decodeGrant(token: string): Grant {
       `a grant token must be at most ${MAX_GRANT_TOKEN_LENGTH} characters`,
     );
   }
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeB64url(token.slice(GRANT_PREFIX.length));
+  } catch {
+    throw new GrantFormatError('a grant token must be "pg1." followed by unpadded base64url');
+  }
   let blocks: unknown;
   try {
-    blocks = JSON.parse(decoder.decode(decodeB64url(token.slice(GRANT_PREFIX.length))));
+    blocks = JSON.parse(decoder.decode(bytes));
   } catch {
-    throw new GrantFormatError('a grant token must be "pg1." + base64url of a JSON list of blocks');
+    throw new GrantFormatError('a grant token must encode UTF-8 JSON (a list of blocks)');
   }
   if (!Array.isArray(blocks) || blocks.length === 0) {
     throw new GrantFormatError('a grant must be a non-empty list of blocks');

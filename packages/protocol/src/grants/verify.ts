@@ -1,17 +1,17 @@
 import { canonicalize } from '../canonical.js';
-import type { JsonValue } from '../json.js';
+import { hasOwn, isPlainObject, type JsonValue } from '../json.js';
 import { utf8, verify } from '../keys.js';
-import { type CaveatContext, evaluateCaveat, readCaveat } from './caveats.js';
+import { type CaveatContext, evaluateCaveat } from './caveats.js';
 import { ChainCache, type VerifiedChain } from './chain-cache.js';
 import { blockId, decodeGrant, GrantFormatError } from './token.js';
-import type { Block, Grant } from './types.js';
+import type { Block, Grant, Limit } from './types.js';
 
 /** Everything §6.4 checks a grant against. */
 export interface GrantContext extends CaveatContext {
   /** The key that signed the request's proof (§6.4: must equal the grant holder). */
   proofKey: string;
-  /** Principal keys this service trusts. */
-  trusted: ReadonlySet<string> | readonly string[];
+  /** Principal keys this service trusts: a list, a Set, or anything with `has(key)`. */
+  trusted: readonly string[] | { has(key: string): boolean };
   /** Verified-chain cache; defaults to a shared one. `null` verifies every signature every time. */
   cache?: ChainCache | null;
 }
@@ -94,7 +94,9 @@ async function verifyChain(token: string): Promise<VerifiedChain | string> {
 }
 
 function isTrusted(trusted: GrantContext['trusted'], key: string): boolean {
-  return trusted instanceof Set ? trusted.has(key) : (trusted as readonly string[]).includes(key);
+  return Array.isArray(trusted)
+    ? trusted.includes(key)
+    : (trusted as { has(key: string): boolean }).has(key);
 }
 
 /**
@@ -139,8 +141,11 @@ export async function verifyGrant(token: string, ctx: GrantContext): Promise<Gra
         softFailure ??= failure;
         continue;
       }
-      const read = readCaveat(caveat);
-      if ('name' in read && read.name === 'spend') spend.push({ blockId: id, ...read.value });
+      // A satisfied caveat is well-formed (§6.3), so a "spend" key holds a Limit.
+      if (isPlainObject(caveat) && hasOwn(caveat, 'spend')) {
+        const limit = caveat.spend as unknown as Limit;
+        spend.push({ blockId: id, ...limit });
+      }
     }
   }
   if (softFailure !== undefined) return softFailure;
@@ -168,11 +173,11 @@ export async function verifyAnyGrant(
     forbidden: 2,
     unauthorized: 1,
   };
-  let best: GrantVerdict = unauthorized('the request presents no grant');
+  let best: Extract<GrantVerdict, { ok: false }> | undefined;
   for (const token of tokens) {
     const verdict = await verifyGrant(token, ctx);
     if (verdict.ok) return verdict;
-    if (best.ok || rank[verdict.code] > rank[best.code]) best = verdict;
+    if (best === undefined || rank[verdict.code] > rank[best.code]) best = verdict;
   }
-  return best;
+  return best ?? unauthorized('the request presents no grant');
 }

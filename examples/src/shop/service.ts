@@ -1,0 +1,249 @@
+import {
+  encodeB64url,
+  type JsonObject,
+  type JsonValue,
+  type Money,
+  ParleyError,
+  randomBytes,
+  renderMoney,
+} from '@parley/protocol';
+import {
+  type DataAccess,
+  defineService,
+  didYouMean,
+  type ProposalDraft,
+  type Service,
+} from '@parley/service';
+import type { ExampleOptions } from '../options.js';
+import { type Item, itemKey, listItems, seedCatalog } from './catalog.js';
+
+export const SHOP_ID = 'shop.example';
+/** Orders can be cancelled (and refunded) for an hour. */
+export const ORDER_UNDO_WINDOW = 3600;
+/** Shipping by delivery speed, in cents. */
+export const SHIPPING = { standard: 499, express: 1499 } as const;
+/** Orders above this many cents are medium risk. */
+const MEDIUM_RISK_FROM = 20_000;
+const CARD = 'card ••4242';
+const CURRENCY = 'USD';
+
+type Delivery = keyof typeof SHIPPING;
+type Line = { sku: string; qty: number };
+type OrderAction = { order: string; lines: Line[]; delivery: Delivery; amount: number };
+type Order = OrderAction & { status: 'placed' | 'cancelled' };
+
+const money = (amount: number): Money => ({ amount, currency: CURRENCY });
+
+/** The example shop (shop.example): search a 60-item catalog, order with standard or express. */
+export async function createShopService(options: ExampleOptions): Promise<Service> {
+  const service = defineService({
+    id: SHOP_ID,
+    name: 'Example Shop',
+    summary: 'Gadgets and desk gear, delivered.',
+    trust: options.trust,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    requireGrants: { ask: options.requireGrantsForReads ?? false },
+  });
+  await service.store.withData((data) => seedCatalog(data));
+
+  service.ask('shop.search', {
+    summary: 'Search the catalog',
+    params: { 'query?': 'string' },
+    async run(params, ctx) {
+      const words =
+        typeof params.query === 'string'
+          ? params.query.toLowerCase().split(/\s+/).filter(Boolean)
+          : [];
+      const items = (await listItems(ctx.data)).filter((item) => {
+        const text = `${item.name} ${item.category} ${item.sku}`.toLowerCase();
+        return words.every((w) => text.includes(w));
+      });
+      return {
+        items: items.map((i) => ({
+          sku: i.sku,
+          name: i.name,
+          price: renderMoney(money(i.price)),
+          stock: i.stock,
+        })),
+      };
+    },
+  });
+
+  service.intent('shop.order', {
+    summary: 'Order items',
+    params: { items: [{ sku: 'string', qty: 'int' }], 'delivery?': 'standard|express' },
+    risk: 'medium',
+    transactional: true,
+    async plan(params, ctx) {
+      const lines = await checkLines(ctx.data, params);
+      const subtotal = lines.reduce((sum, l) => sum + l.item.price * l.qty, 0);
+      const speeds: Delivery[] =
+        typeof params.delivery === 'string'
+          ? [params.delivery as Delivery]
+          : ['standard', 'express'];
+      return speeds.map((delivery) => orderProposal(lines, subtotal, delivery));
+    },
+    async apply(action, ctx) {
+      const order = action as OrderAction;
+      for (const line of order.lines) {
+        const item = (await ctx.data.get(itemKey(line.sku))) as Item | undefined;
+        if (item === undefined || item.stock < line.qty) {
+          throw new ParleyError('conflict', `${line.sku} sold out meanwhile; re-run the INTENT`);
+        }
+        await ctx.data.put(itemKey(line.sku), { ...item, stock: item.stock - line.qty });
+      }
+      ctx.progress(`charging ${renderMoney(money(order.amount))}`, 0.5);
+      await ctx.data.put(`order/${order.order}`, {
+        ...order,
+        status: 'placed',
+      } as unknown as JsonValue);
+      await ctx.data.put(`ledger/${order.order}`, {
+        card: CARD,
+        amount: order.amount,
+        currency: CURRENCY,
+      });
+      ctx.progress('order placed', 1);
+      return {
+        order: order.order,
+        total: renderMoney(money(order.amount)),
+        delivery: order.delivery,
+      };
+    },
+    async revert(action, ctx) {
+      const order = action as OrderAction;
+      const stored = (await ctx.data.get(`order/${order.order}`)) as Order | undefined;
+      if (stored?.status !== 'placed')
+        throw new ParleyError('conflict', 'the order is no longer open');
+      const effects = [];
+      for (const line of order.lines) {
+        const item = (await ctx.data.get(itemKey(line.sku))) as Item;
+        await ctx.data.put(itemKey(line.sku), { ...item, stock: item.stock + line.qty });
+        effects.push({
+          op: 'update' as const,
+          target: itemKey(line.sku),
+          field: 'stock',
+          from: item.stock,
+          to: item.stock + line.qty,
+        });
+      }
+      await ctx.data.put(`order/${order.order}`, {
+        ...stored,
+        status: 'cancelled',
+      } as unknown as JsonValue);
+      await ctx.data.put(`ledger/${order.order}-refund`, {
+        card: CARD,
+        amount: -order.amount,
+        currency: CURRENCY,
+      });
+      return {
+        effects: [
+          {
+            op: 'update' as const,
+            target: `order/${order.order}`,
+            field: 'status',
+            from: 'placed',
+            to: 'cancelled',
+          },
+          ...effects,
+          {
+            op: 'charge' as const,
+            target: CARD,
+            detail: `refund ${renderMoney(money(order.amount))}`,
+          },
+        ],
+        result: { order: order.order, refunded: renderMoney(money(order.amount)) },
+      };
+    },
+  });
+  return service;
+}
+
+type CheckedLine = { item: Item; qty: number };
+
+/** Every line names a known sku with a quantity in stock, else invalid_params/conflict with fixes. */
+async function checkLines(data: DataAccess, params: JsonObject): Promise<CheckedLine[]> {
+  const requested = params.items as unknown as Line[];
+  if (requested.length === 0) {
+    throw new ParleyError('invalid_params', '`items` must list at least one item', {
+      fix: [{ say: 'ASK shop.search to find items' }],
+    });
+  }
+  const items = new Map((await listItems(data)).map((i) => [i.sku, i]));
+  const lines: CheckedLine[] = [];
+  for (let i = 0; i < requested.length; i++) {
+    const { sku, qty } = requested[i] as Line;
+    const item = items.get(sku);
+    if (item === undefined) {
+      const guess = didYouMean(sku, items.keys());
+      const fixed = requested.map((l, j) =>
+        j === i && guess !== undefined ? { ...l, sku: guess } : l,
+      );
+      throw new ParleyError(
+        'invalid_params',
+        `\`items[${i}].sku\` ${JSON.stringify(sku.slice(0, 40))} is not in the catalog`,
+        {
+          fix:
+            guess === undefined
+              ? [{ say: 'ASK shop.search to find the sku' }]
+              : [{ say: `use ${guess} (${items.get(guess)?.name})`, params: { items: fixed } }],
+        },
+      );
+    }
+    if (qty < 1) {
+      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: 1 } : l));
+      throw new ParleyError('invalid_params', `\`items[${i}].qty\` must be at least 1`, {
+        fix: [{ say: 'order 1', params: { items: fixed } }],
+      });
+    }
+    if (qty > item.stock) {
+      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: item.stock } : l));
+      throw new ParleyError('conflict', `only ${item.stock} of ${item.name} in stock`, {
+        fix: item.stock > 0 ? [{ say: `order ${item.stock}`, params: { items: fixed } }] : [],
+      });
+    }
+    lines.push({ item, qty });
+  }
+  return lines;
+}
+
+function orderProposal(lines: CheckedLine[], subtotal: number, delivery: Delivery): ProposalDraft {
+  const amount = subtotal + SHIPPING[delivery];
+  const count = lines.reduce((n, l) => n + l.qty, 0);
+  const order = `o_${encodeB64url(randomBytes(6))}`;
+  const action: OrderAction = {
+    order,
+    lines: lines.map((l) => ({ sku: l.item.sku, qty: l.qty })),
+    delivery,
+    amount,
+  };
+  return {
+    summary: `Order ${count} item${count === 1 ? '' : 's'}, ${delivery} delivery`,
+    effects: [
+      { op: 'create', target: `order/${order}` },
+      ...lines.map((l) => ({
+        op: 'update' as const,
+        target: itemKey(l.item.sku),
+        field: 'stock',
+        from: l.item.stock,
+        to: l.item.stock - l.qty,
+      })),
+      { op: 'charge', target: CARD, detail: renderMoney(money(amount)) },
+    ],
+    cost: money(amount),
+    risk: amount >= MEDIUM_RISK_FROM ? 'medium' : 'low',
+    undoWindow: ORDER_UNDO_WINDOW,
+    data: {
+      lines: lines.map((l) => ({
+        sku: l.item.sku,
+        name: l.item.name,
+        qty: l.qty,
+        price: renderMoney(money(l.item.price)),
+      })),
+      shipping: renderMoney(money(SHIPPING[delivery])),
+      arrives: delivery === 'express' ? 'next day' : 'in 3-5 days',
+    },
+    action,
+  };
+}

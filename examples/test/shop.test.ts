@@ -1,0 +1,167 @@
+import {
+  type AnswerReply,
+  consentGrant,
+  type ErrorReply,
+  encodeGrant,
+  type JsonObject,
+  mergePatch,
+  type ProposalsReply,
+  publicKeyString,
+  type ReceiptReply,
+} from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  catalog,
+  createShopService,
+  ORDER_UNDO_WINDOW,
+  SHIPPING,
+  SHOP_ID,
+} from '../src/shop/index.js';
+import { agentFor, principalKey } from './support.js';
+
+const NOW = 1_790_000_000;
+const clock = () => NOW;
+
+describe('example: shop (shop.example), the whole story', async () => {
+  const principal = await principalKey();
+  const shop = await createShopService({ trust: [publicKeyString(principal)], clock });
+  // The principal lets this agent spend up to 30.00 USD per order without asking.
+  const agent = await agentFor(
+    shop,
+    principal,
+    2,
+    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: 3000, currency: 'USD' } }],
+    clock,
+  );
+  const stockOf = async (sku: string) => {
+    const answer = (await agent.send({
+      verb: 'ASK',
+      capability: 'shop.search',
+      params: { query: sku },
+    })) as AnswerReply;
+    return (answer.data as { items: { sku: string; stock: number }[] }).items.find(
+      (i) => i.sku === sku,
+    )?.stock;
+  };
+
+  it('has a catalog of at least 60 items', () => {
+    expect(catalog().length).toBeGreaterThanOrEqual(60);
+    expect(new Set(catalog().map((i) => i.sku)).size).toBe(catalog().length);
+  });
+
+  it('§8: a search over budget is elided, and EXPAND returns the rest', async () => {
+    const first = (await agent.send({
+      verb: 'ASK',
+      capability: 'shop.search',
+      params: {},
+      budget: 300,
+    })) as AnswerReply;
+    const items = [...(first.data as { items: unknown[] }).items];
+    expect(first.more?.[0]).toMatchObject({ path: 'data.items' });
+    let more = first.more?.[0];
+    while (more !== undefined) {
+      const next = (await agent.send({
+        verb: 'EXPAND',
+        handle: more.handle,
+        budget: 300,
+      })) as AnswerReply;
+      items.push(...(next.data as { items: unknown[] }).items);
+      more = next.more?.[0];
+    }
+    expect(items).toHaveLength(catalog().length);
+  });
+
+  it('§4.3 an order gets standard and express proposals that differ in cost, with an honest charge effect', async () => {
+    const reply = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params: { items: [{ sku: 'cab-1b', qty: 2 }] },
+    })) as ProposalsReply;
+    expect(reply.kind).toBe('PROPOSALS');
+    const [standard, express] = reply.proposals;
+    const subtotal = 2 * (799 + 300);
+    expect(standard?.cost).toEqual({ amount: subtotal + SHIPPING.standard, currency: 'USD' });
+    expect(express?.cost).toEqual({ amount: subtotal + SHIPPING.express, currency: 'USD' });
+    expect(standard?.effects).toContainEqual({
+      op: 'charge',
+      target: 'card ••4242',
+      detail: '26.97 USD',
+    });
+    expect(standard?.undo).toEqual({ window: ORDER_UNDO_WINDOW });
+  });
+
+  it('§7: a misspelt sku is invalid_params with a did-you-mean fix that works', async () => {
+    const params = { items: [{ sku: 'cab-1x', qty: 1 }] };
+    const error = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params,
+    })) as ErrorReply;
+    expect(error.code).toBe('invalid_params');
+    const fixed = mergePatch(params, error.fix?.[0]?.params) as JsonObject;
+    expect(
+      (await agent.send({ verb: 'INTENT', capability: 'shop.order', params: fixed })).kind,
+    ).toBe('PROPOSALS');
+  });
+
+  it('§7: more than the stock is conflict with a fix that orders what is left', async () => {
+    const params = { items: [{ sku: 'aud-4a', qty: 500 }] };
+    const error = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params,
+    })) as ErrorReply;
+    expect(error.code).toBe('conflict');
+    const fixed = mergePatch(params, error.fix?.[0]?.params) as JsonObject;
+    expect(
+      (await agent.send({ verb: 'INTENT', capability: 'shop.order', params: fixed })).kind,
+    ).toBe('PROPOSALS');
+  });
+
+  it('§6.6 over the per-order limit the principal consents, then the order commits; §4.5 undo refunds', async () => {
+    const before = await stockOf('aud-5a');
+    const reply = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params: { items: [{ sku: 'aud-5a', qty: 1 }], delivery: 'express' },
+    })) as ProposalsReply;
+    const [p] = reply.proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const refused = (await agent.send({
+      verb: 'COMMIT',
+      proposal: p.id,
+      hash: p.hash,
+    })) as ErrorReply;
+    expect(refused).toMatchObject({
+      code: 'consent_required',
+      consent: { proposal: p.id, hash: p.hash, service: SHOP_ID },
+    });
+    expect(await stockOf('aud-5a')).toBe(before);
+    if (refused.consent === undefined) throw new Error('no consent');
+    agent.addGrant(
+      encodeGrant(
+        await consentGrant(principal, refused.consent, publicKeyString(agent.key), { iat: NOW }),
+      ),
+    );
+    const receipt = (await agent.send({
+      verb: 'COMMIT',
+      proposal: p.id,
+      hash: p.hash,
+    })) as ReceiptReply;
+    expect(receipt).toMatchObject({
+      kind: 'RECEIPT',
+      receipt: { cost: p.cost, effects: p.effects },
+    });
+    expect(await stockOf('aud-5a')).toBe((before ?? 0) - 1);
+    const undone = (await agent.send({
+      verb: 'UNDO',
+      receipt: receipt.receipt.id,
+    })) as ReceiptReply;
+    expect(undone.receipt.effects).toContainEqual({
+      op: 'charge',
+      target: 'card ••4242',
+      detail: 'refund 104.98 USD',
+    });
+    expect(await stockOf('aud-5a')).toBe(before);
+  });
+});

@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  AnswerBody,
+  BriefBody,
+  Proposal,
+  ProposalsBody,
+  ReceiptBody,
+  ReplyBody,
+} from '../frames.js';
+import { estimateLens, renderLens } from '../lens/render-lens.js';
+import type { Elision } from './elision.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { fitReply } from './fit-reply.js';
+
+/** Handles h_1, h_2, ... in the order they are asked for. */
+function counter(): (path: string) => string {
+  let n = 0;
+  return () => `h_${++n}`;
+}
+
+const est = (reply: unknown): number => estimateTokens(renderLens(reply as ReplyBody));
+
+const rows = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `e${i}`,
+    title: `Meeting ${i}`,
+    start: 1790000000 + i,
+  }));
+
+describe('§8 fitting: deep roots', () => {
+  it('halves the largest array, with one handle however often it is halved', () => {
+    const issue = counter();
+    const reply: AnswerBody = { kind: 'ANSWER', data: { events: rows(40), tags: ['a', 'b'] } };
+    const { reply: fitted, elisions } = fitReply(reply, 120, issue);
+    const events = (fitted.data as { events: unknown[] }).events;
+    expect(events).toEqual(rows(40).slice(0, events.length));
+    expect(events.length).toBeLessThan(20);
+    expect(elisions).toHaveLength(1);
+    const [elision] = elisions as [Elision];
+    expect(elision.handle).toBe('h_1');
+    expect(elision.path).toBe('data.events');
+    expect(elision.remainder).toEqual({ items: rows(40).slice(events.length) });
+    expect(elision.more).toEqual({
+      handle: 'h_1',
+      path: 'data.events',
+      remaining: 40 - events.length,
+      est: estimateLens({ kind: 'ANSWER', data: { items: rows(40).slice(events.length) } }),
+    });
+    expect(fitted.more).toEqual([elision.more]);
+    expect(est(fitted)).toBeLessThanOrEqual(120);
+  });
+
+  it('cuts strings over 200 code points to max(200, floor(kept/2)) and appends …', () => {
+    const log = '🎉'.repeat(1000);
+    const body: AnswerBody = { kind: 'ANSWER', data: { log } };
+    const { reply: fitted, elisions } = fitReply(body, 10, counter());
+    expect((fitted.data as { log: string }).log).toBe(`${'🎉'.repeat(200)}…`);
+    expect(elisions).toHaveLength(1);
+    expect(elisions[0]?.remainder).toEqual({ text: '🎉'.repeat(800) });
+    expect(elisions[0]?.more.remaining).toBe(800);
+    expect(elisions[0]?.more.est).toBe(
+      estimateLens({ kind: 'ANSWER', data: { text: '🎉'.repeat(800) } }),
+    );
+  });
+
+  it('breaks ties between equally large candidates by document order', () => {
+    const body: AnswerBody = { kind: 'ANSWER', data: { a: { x: [1, 2] }, b: [3, 4], c: [5, 6] } };
+    const all = fitReply(body, 0, counter());
+    expect(all.elisions.map((e) => e.path)).toEqual(['data.a.x', 'data.b', 'data.c']);
+  });
+
+  it('elides a top-level data array or string at path `data`', () => {
+    const fitted = fitReply({ kind: 'ANSWER', data: rows(30) }, 50, counter());
+    expect(fitted.elisions.map((e) => e.path)).toEqual(['data']);
+    const text = fitReply({ kind: 'ANSWER', data: 'ab '.repeat(300) }, 50, counter());
+    expect(text.elisions.map((e) => e.path)).toEqual(['data']);
+  });
+
+  it('elides inside RECEIPT.receipt.result only', () => {
+    const body: ReceiptBody = {
+      kind: 'RECEIPT',
+      auto: true,
+      receipt: {
+        id: 'r_1',
+        proposal: 'p_1',
+        capability: 'x.y',
+        summary: 'Done',
+        at: 0,
+        effects: rows(5).map((r) => ({ op: 'send' as const, target: r.id })),
+        cost: null,
+        undo: null,
+        result: { log: rows(30) },
+      },
+    };
+    const { reply: fitted, elisions } = fitReply(body, 60, counter());
+    expect(elisions.map((e) => e.path)).toEqual(['receipt.result.log']);
+    expect(fitted.receipt.effects).toBe(body.receipt.effects);
+  });
+});
+
+describe('§8 fitting: list roots', () => {
+  const withData = (id: string): Proposal => ({
+    id,
+    capability: 'x.y',
+    summary: `Plan ${id}`,
+    effects: [{ op: 'create', target: 'thing' }],
+    cost: null,
+    risk: 'low',
+    undo: null,
+    expires: 1790000000,
+    hash: `hash-${id}`,
+    data: { items: rows(6) },
+  });
+
+  it('drops whole proposals only after every deep root is exhausted', () => {
+    const body: ProposalsBody = {
+      kind: 'PROPOSALS',
+      proposals: ['a', 'b', 'c', 'd'].map(withData),
+    };
+    const { reply: fitted, elisions } = fitReply(body, 30, counter());
+    expect(fitted.proposals).toHaveLength(1);
+    const kept = fitted.proposals[0] as Proposal;
+    expect({ ...kept, data: undefined }).toEqual({ ...body.proposals[0], data: undefined });
+    expect(kept.data).toEqual({ items: [] });
+    // The nested cuts of dropped proposals are gone; the list remainder holds them in full.
+    expect(elisions.map((e) => e.path)).toEqual(['proposals.0.data.items', 'proposals']);
+    expect(elisions[1]?.remainder).toEqual({
+      items: body.proposals.slice(1),
+      listRoot: 'proposals',
+    });
+    expect(elisions[1]?.more.remaining).toBe(3);
+  });
+
+  it('drops whole capabilities, never altering one', () => {
+    const body: BriefBody = {
+      kind: 'BRIEF',
+      service: { id: 'x', name: 'X' },
+      capabilities: Array.from({ length: 9 }, (_, i) => ({
+        name: `x.c${i}`,
+        kind: 'ask',
+        summary: 'A capability with a rather long summary '.repeat(8),
+      })),
+    };
+    const { reply: fitted, elisions } = fitReply(body, 100, counter());
+    expect(fitted.capabilities).toEqual(body.capabilities.slice(0, fitted.capabilities.length));
+    expect(fitted.capabilities.length).toBeGreaterThanOrEqual(1);
+    expect(elisions.map((e) => e.path)).toEqual(['capabilities']);
+    expect(elisions[0]?.remainder).toEqual({
+      items: body.capabilities.slice(fitted.capabilities.length),
+      listRoot: 'capabilities',
+    });
+  });
+});
+
+describe('§8 fitting: paths', () => {
+  it('treats an own __proto__ key as data', () => {
+    const data = JSON.parse(`{"__proto__": ${JSON.stringify(rows(30))}, "constructor": "x"}`);
+    const body: AnswerBody = { kind: 'ANSWER', data };
+    const { reply: fitted, elisions } = fitReply(body, 30, counter());
+    expect(elisions.map((e) => e.path)).toEqual(['data.__proto__']);
+    expect(Object.getPrototypeOf(fitted.data)).toBe(Object.prototype);
+    expect(Object.keys(fitted.data as object)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+  });
+});
+
+describe('§8 fitting: what is returned', () => {
+  it('returns the input itself when it fits, or when nothing can be elided', () => {
+    const body: AnswerBody = { kind: 'ANSWER', data: { a: 1 }, more: [] };
+    expect(fitReply(body, 100, counter()).reply).toBe(body);
+    const error: ReplyBody = { kind: 'ERROR', code: 'internal', message: 'x '.repeat(500) };
+    expect(fitReply(error, 5, counter())).toEqual({ reply: error, elisions: [] });
+  });
+
+  it('keeps the reply’s own More first and drops a stale lens', () => {
+    const own = { handle: 'h_0', path: 'x', remaining: 1, est: 3 };
+    const body = { kind: 'ANSWER', data: rows(20), more: [own], lens: 'old' } as AnswerBody;
+    const { reply: fitted, elisions } = fitReply(body, 40, counter());
+    expect(fitted.more).toEqual([own, ...elisions.map((e) => e.more)]);
+    expect('lens' in fitted).toBe(false);
+  });
+});

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { defaultCrypto as nodeCrypto } from './node.js';
+import type { CryptoPort } from './port.js';
+import { randomBytes } from './port.js';
+import { defaultCrypto as webCrypto } from './web.js';
+
+const hex = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'hex'));
+const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+
+// RFC 8032 §7.1, tests 1 and 2.
+const RFC8032 = [
+  {
+    seed: '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+    publicKey: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+    message: '',
+    signature:
+      'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+  },
+  {
+    seed: '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
+    publicKey: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
+    message: '72',
+    signature:
+      '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  },
+];
+
+const PORTS: [string, CryptoPort][] = [
+  ['node:crypto', nodeCrypto],
+  ['WebCrypto', webCrypto],
+];
+
+// One contract suite that every CryptoPort runs (§6.1 keys and signatures, §5.1 and §6.2 hashes).
+describe.each(PORTS)('§6.1 CryptoPort contract: %s', (_name, port) => {
+  it.each(RFC8032.map((v, i) => [i + 1, v] as const))(
+    'reproduces RFC 8032 test %i',
+    async (_n, v) => {
+      expect(toHex(await port.publicKeyFromSeed(hex(v.seed)))).toBe(v.publicKey);
+      const signature = await port.sign(hex(v.seed), hex(v.message));
+      expect(toHex(signature)).toBe(v.signature);
+      expect(await port.verify(hex(v.publicKey), hex(v.message), signature)).toBe(true);
+    },
+  );
+
+  it('signs and verifies random messages, and rejects any change', async () => {
+    const seed = randomBytes(32);
+    const publicKey = await port.publicKeyFromSeed(seed);
+    for (const length of [0, 1, 64, 1000]) {
+      const message = randomBytes(length);
+      const signature = await port.sign(seed, message);
+      expect(signature).toHaveLength(64);
+      expect(await port.verify(publicKey, message, signature)).toBe(true);
+      const otherMessage = new Uint8Array([...message, 0]);
+      expect(await port.verify(publicKey, otherMessage, signature)).toBe(false);
+      const otherSignature = new Uint8Array(signature);
+      otherSignature[0] = (otherSignature[0] as number) ^ 1;
+      expect(await port.verify(publicKey, message, otherSignature)).toBe(false);
+      const otherKey = await port.publicKeyFromSeed(randomBytes(32));
+      expect(await port.verify(otherKey, message, signature)).toBe(false);
+    }
+  });
+
+  it('hashes like node:crypto SHA-256', () => {
+    for (const length of [0, 55, 56, 64, 65, 5000]) {
+      const data = randomBytes(length);
+      expect(port.sha256(data)).toEqual(new Uint8Array(createHash('sha256').update(data).digest()));
+    }
+  });
+
+  it('uses a key once and again without mixing up cached keys', async () => {
+    const seeds = [randomBytes(32), randomBytes(32)];
+    const message = randomBytes(10);
+    const keys = await Promise.all(seeds.map((s) => port.publicKeyFromSeed(s)));
+    const signatures = await Promise.all(seeds.map((s) => port.sign(s, message)));
+    for (let round = 0; round < 2; round++) {
+      expect(await port.verify(keys[0] as Uint8Array, message, signatures[0] as Uint8Array)).toBe(
+        true,
+      );
+      expect(await port.verify(keys[1] as Uint8Array, message, signatures[0] as Uint8Array)).toBe(
+        false,
+      );
+    }
+  });
+});
+
+describe('§6.1 the two ports agree', () => {
+  it('derive the same public key and (deterministic Ed25519) the same signature', async () => {
+    const seed = randomBytes(32);
+    const message = randomBytes(100);
+    expect(await webCrypto.publicKeyFromSeed(seed)).toEqual(
+      await nodeCrypto.publicKeyFromSeed(seed),
+    );
+    const signature = await nodeCrypto.sign(seed, message);
+    expect(await webCrypto.sign(seed, message)).toEqual(signature);
+    expect(
+      await webCrypto.verify(await nodeCrypto.publicKeyFromSeed(seed), message, signature),
+    ).toBe(true);
+  });
+});

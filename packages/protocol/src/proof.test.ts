@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ParleyError } from './errors.js';
+import type { Request, Verb } from './frames.js';
+import { type KeyPair, keyPairFromSeed, publicKeyString } from './keys.js';
+import {
+  PROOF_MAX_SKEW_SECONDS,
+  proofMessage,
+  proofTarget,
+  signProof,
+  verifyProof,
+} from './proof.js';
+
+const AUD = 'cal.example.com';
+const NOW = 1_790_000_000;
+const base = { parley: 1, id: 'f1' } as const;
+
+let holder: KeyPair;
+let other: KeyPair;
+
+beforeAll(async () => {
+  holder = await keyPairFromSeed(new Uint8Array(32).fill(1));
+  other = await keyPairFromSeed(new Uint8Array(32).fill(2));
+});
+
+describe('§6.5 proof targets', () => {
+  it.each<[string, Request, string]>([
+    ['COMMIT: the proposal hash', { ...base, verb: 'COMMIT', proposal: 'p_1', hash: 'H' }, 'H'],
+    ['UNDO: the receipt id', { ...base, verb: 'UNDO', receipt: 'r_91' }, 'r_91'],
+    ['ASK: the capability', { ...base, verb: 'ASK', capability: 'calendar.find' }, 'calendar.find'],
+    [
+      'INTENT: the capability',
+      { ...base, verb: 'INTENT', capability: 'calendar.move' },
+      'calendar.move',
+    ],
+    [
+      'INTENT with auto: false: the capability',
+      { ...base, verb: 'INTENT', capability: 'calendar.move', auto: false },
+      'calendar.move',
+    ],
+    [
+      'INTENT with auto: auto:{capability}:{frame id}',
+      { parley: 1, id: 'n0nce-42', verb: 'INTENT', capability: 'calendar.move', auto: true },
+      'auto:calendar.move:n0nce-42',
+    ],
+    ['EXPAND: the handle', { ...base, verb: 'EXPAND', handle: 'h_3kd' }, 'h_3kd'],
+  ])('%s', (_what, request, target) => {
+    expect(proofTarget(request)).toBe(target);
+  });
+
+  it('has no target for HELLO (bad_frame)', () => {
+    const hello: Request = { ...base, verb: 'HELLO' };
+    expect(() => proofTarget(hello)).toThrow(ParleyError);
+    try {
+      proofTarget(hello);
+    } catch (error) {
+      expect((error as ParleyError).code).toBe('bad_frame');
+    }
+  });
+
+  it('signs utf8(canonical({aud, verb, target, ts})), keys sorted', () => {
+    const message = proofMessage({ aud: AUD, verb: 'COMMIT', target: 'hé', ts: NOW });
+    expect(new TextDecoder().decode(message)).toBe(
+      `{"aud":"${AUD}","target":"hé","ts":${NOW},"verb":"COMMIT"}`,
+    );
+  });
+});
+
+describe('§6.5 verifyProof', () => {
+  const expected = (over: Partial<{ aud: string; verb: Verb; target: string; now: number }>) => ({
+    aud: AUD,
+    verb: 'COMMIT' as Verb,
+    target: 'H',
+    now: NOW,
+    ...over,
+  });
+  const proofAt = (ts: number, key: KeyPair = holder) =>
+    signProof(key, { aud: AUD, verb: 'COMMIT', target: 'H', ts });
+
+  it('carries the holder key, the ts and the signature', async () => {
+    const proof = await proofAt(NOW);
+    expect(proof.key).toBe(publicKeyString(holder));
+    expect(proof.ts).toBe(NOW);
+    await expect(verifyProof(proof, expected({}))).resolves.toEqual({ ok: true });
+  });
+
+  it(`accepts |now − ts| = ${PROOF_MAX_SKEW_SECONDS} in both directions`, async () => {
+    for (const ts of [NOW - PROOF_MAX_SKEW_SECONDS, NOW + PROOF_MAX_SKEW_SECONDS]) {
+      await expect(verifyProof(await proofAt(ts), expected({}))).resolves.toEqual({ ok: true });
+    }
+  });
+
+  it(`rejects |now − ts| = ${PROOF_MAX_SKEW_SECONDS + 1} in both directions`, async () => {
+    for (const ts of [NOW - PROOF_MAX_SKEW_SECONDS - 1, NOW + PROOF_MAX_SKEW_SECONDS + 1]) {
+      await expect(verifyProof(await proofAt(ts), expected({}))).resolves.toMatchObject({
+        ok: false,
+        code: 'unauthorized',
+      });
+    }
+  });
+
+  it.each([
+    ['another audience', { aud: 'evil.example' }],
+    ['another verb', { verb: 'UNDO' as Verb }],
+    ['another target', { target: 'H2' }],
+  ])('rejects a proof checked against %s', async (_what, over) => {
+    await expect(verifyProof(await proofAt(NOW), expected(over))).resolves.toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
+  });
+
+  it('rejects a proof signed by another key than the one it names', async () => {
+    const byOther = await proofAt(NOW, other);
+    const claimed = { ...byOther, key: publicKeyString(holder) };
+    await expect(verifyProof(claimed, expected({}))).resolves.toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
+  });
+
+  it('rejects a ts changed after signing', async () => {
+    const proof = await proofAt(NOW);
+    await expect(verifyProof({ ...proof, ts: NOW + 1 }, expected({}))).resolves.toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
+  });
+
+  it('returns unauthorized, never throws, for malformed proofs', async () => {
+    const proof = await proofAt(NOW);
+    for (const bad of [
+      { ...proof, key: 'ed25519:nope' },
+      { ...proof, key: '' },
+      { ...proof, sig: 'not base64url!' },
+      { ...proof, sig: '' },
+      { ...proof, ts: NOW + 0.5 },
+      { ...proof, ts: Number.NaN },
+      { ...proof, ts: '1790000000' as unknown as number },
+      { ...proof, key: null as unknown as string },
+      { ...proof, sig: 7 as unknown as string },
+    ]) {
+      await expect(verifyProof(bad, expected({}))).resolves.toMatchObject({
+        ok: false,
+        code: 'unauthorized',
+      });
+    }
+  });
+
+  it('returns unauthorized, never throws, for a target with no canonical form', async () => {
+    // A target read off the wire can hold a lone surrogate ("\ud800" is valid JSON).
+    const proof = await proofAt(NOW);
+    await expect(verifyProof(proof, expected({ target: '\ud800' }))).resolves.toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+    });
+  });
+
+  it('never echoes the key or signature in its reason', async () => {
+    const proof = await proofAt(NOW);
+    for (const over of [{ target: 'H2' }, { now: NOW + 1000 }]) {
+      const check = await verifyProof(proof, expected(over));
+      expect(check.ok).toBe(false);
+      if (!check.ok) {
+        expect(check.reason).not.toContain(proof.sig);
+        expect(check.reason).not.toContain(proof.key);
+      }
+    }
+  });
+});

@@ -1,0 +1,221 @@
+import {
+  type CommitRequest,
+  type Consent,
+  type GrantVerdict,
+  ParleyError,
+  type ReceiptBody,
+  type Request,
+  verifyGrant,
+} from '@parley/protocol';
+import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
+import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
+import type { HandleContext, ServiceCore } from './core.js';
+import { awaitApplying, type CommitOutcome, executeCommit } from './execute.js';
+
+/** Why a commit did not happen: consent can lift it (§6.6), or it is refused outright. */
+export type CommitRefusal =
+  | { kind: 'consent'; consent: Consent; reason: string }
+  | { kind: 'refused'; error: ParleyError };
+
+type Failure = Extract<GrantVerdict, { ok: false }>;
+const RANK = { unauthorized: 1, forbidden: 2, consent_required: 3 } as const;
+
+/**
+ * §4.4, §6.3, §6.6: commits `stored` with the first presented grant that authorizes it outright
+ * and whose spend caps hold under the atomic reservation. When only risk, per or spend stand in
+ * the way, the refusal carries the consent request.
+ */
+export async function authorizeAndCommit(
+  core: ServiceCore,
+  stored: StoredProposal,
+  request: Request,
+  holder: string,
+  ctx: HandleContext,
+  auto?: AutoKey,
+): Promise<Exclude<CommitOutcome, { kind: 'over_limit' }> | CommitRefusal> {
+  const proposal = stored.proposal;
+  const gctx = grantContext(core, { ...request, verb: 'COMMIT' } as Request, holder, {
+    verb: 'COMMIT',
+    capability: proposal.capability,
+    proposal: { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
+  });
+  let failure: Failure | undefined;
+  let consentReason: { principal: string; reason: string } | undefined;
+  for (const token of request.grants ?? []) {
+    const verdict = await verifyGrant(token, gctx);
+    if (verdict.ok && stored.principal !== null && verdict.principal !== stored.principal) {
+      failure = worse(failure, {
+        ok: false,
+        code: 'forbidden',
+        reason:
+          'the grant speaks for another principal than the INTENT that made this proposal (§4.4)',
+      });
+      continue;
+    }
+    if (!verdict.ok) {
+      const samePrincipal = stored.principal === null || verdict.principal === stored.principal;
+      if (verdict.code === 'consent_required' && samePrincipal && verdict.principal !== undefined) {
+        consentReason ??= { principal: verdict.principal, reason: verdict.reason };
+      } else {
+        failure = worse(failure, verdict);
+      }
+      continue;
+    }
+    const outcome = await executeCommit(
+      core,
+      stored,
+      {
+        proposalId: proposal.id,
+        holder,
+        principal: verdict.principal,
+        startedAt: core.now(),
+        amount: proposal.cost?.amount ?? 0,
+        caps: verdict.spend.map((s) => ({ blockId: s.blockId, max: s.max })),
+        ...(auto === undefined ? {} : { auto }),
+      },
+      ctx,
+      request.id,
+    );
+    if (outcome.kind !== 'over_limit') return outcome;
+    consentReason ??= {
+      principal: verdict.principal,
+      reason: 'the cost would exceed the cumulative spend limit',
+    };
+  }
+  if (consentReason !== undefined) {
+    return {
+      kind: 'consent',
+      reason: consentReason.reason,
+      consent: {
+        proposal: proposal.id,
+        hash: proposal.hash,
+        service: core.info.id,
+        capability: proposal.capability,
+        principal: consentReason.principal,
+        summary: proposal.summary,
+        expires: proposal.expires,
+      },
+    };
+  }
+  return {
+    kind: 'refused',
+    error:
+      failure === undefined
+        ? new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)')
+        : verdictError(failure),
+  };
+}
+
+function worse(current: Failure | undefined, next: Failure): Failure {
+  return current === undefined || RANK[next.code] > RANK[current.code] ? next : current;
+}
+
+/** §4.4 COMMIT → RECEIPT: exactly the proposal whose hash the agent (and its human) saw, once. */
+export async function commit(
+  core: ServiceCore,
+  request: CommitRequest,
+  ctx: HandleContext,
+): Promise<ReceiptBody> {
+  const stored = await core.store.getProposal(request.proposal);
+  if (stored === undefined) {
+    throw new ParleyError('not_found', 'no such proposal here; re-run the INTENT');
+  }
+  if (request.hash !== stored.proposal.hash) {
+    // §4.4: the conflict must not reveal the correct hash.
+    throw new ParleyError(
+      'conflict',
+      'the hash does not match this proposal; re-run the INTENT and commit exactly what it returns',
+    );
+  }
+  const holder = await verifyRequestProof(core, request);
+  if (holder === null || (request.grants ?? []).length === 0) {
+    throw new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)');
+  }
+  if (stored.holder === null) {
+    throw new ParleyError(
+      'forbidden',
+      'this proposal came from an INTENT without grants and proof, so it can never be committed; re-send the INTENT with them (§4.4)',
+    );
+  }
+  if (holder !== stored.holder) {
+    throw new ParleyError(
+      'forbidden',
+      'only the agent whose proof was on the INTENT may commit its proposals (§4.4)',
+    );
+  }
+  const existing = await core.store.getCommit(stored.proposal.id);
+  if (existing !== undefined) return replayCommit(core, request, existing, holder);
+  if (core.now() > stored.proposal.expires) {
+    throw new ParleyError('expired', 'the proposal has expired; re-run the INTENT for a fresh one');
+  }
+  const outcome = await authorizeAndCommit(core, stored, request, holder, ctx);
+  switch (outcome.kind) {
+    case 'committed':
+      return receiptBody(outcome.receipt, outcome.replay, outcome.auto);
+    case 'consent':
+      throw new ParleyError('consent_required', `${outcome.reason}: the principal must approve`, {
+        consent: outcome.consent,
+      });
+    case 'refused':
+      throw outcome.error;
+    case 'auto_seen':
+      throw new ParleyError('internal', 'unexpected auto record on a COMMIT');
+  }
+}
+
+/**
+ * §4.4 idempotency: the original receipt with `replay: true`, authorized like the commit (same
+ * holder and principal) but without re-evaluating per, spend and risk.
+ */
+async function replayCommit(
+  core: ServiceCore,
+  request: CommitRequest,
+  existing: CommitRecord,
+  holder: string,
+): Promise<ReceiptBody> {
+  const stored = await core.store.getProposal(existing.proposalId);
+  const proposal = stored?.proposal;
+  const gctx = grantContext(core, request, holder, {
+    capability: proposal?.capability,
+    proposal:
+      proposal === undefined
+        ? undefined
+        : { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
+  });
+  let failure: Failure | undefined;
+  for (const token of request.grants ?? []) {
+    const verdict = await verifyGrant(token, gctx);
+    const principal = verdict.ok ? verdict.principal : verdict.principal;
+    const authorized = verdict.ok || verdict.code === 'consent_required';
+    if (authorized && holder === existing.holder && principal === existing.principal) {
+      const receipt =
+        existing.state === 'done' && existing.receipt !== null
+          ? existing.receipt
+          : await awaitApplying(core, existing);
+      return receiptBody(receipt, true, existing.auto);
+    }
+    failure = worse(
+      failure,
+      verdict.ok || verdict.code === 'consent_required'
+        ? {
+            ok: false,
+            code: 'forbidden',
+            reason: 'this proposal was committed for another principal',
+          }
+        : verdict,
+    );
+  }
+  throw verdictError(failure ?? { ok: false, code: 'unauthorized', reason: 'COMMIT needs grants' });
+}
+
+/** The RECEIPT body, with `replay` and `auto` only when true (§4.3.1, §4.4). */
+export function receiptBody(
+  receipt: ReceiptBody['receipt'],
+  replay: boolean,
+  auto: boolean,
+): ReceiptBody {
+  const body: ReceiptBody = { kind: 'RECEIPT', receipt };
+  if (auto) body.auto = true;
+  if (replay) body.replay = true;
+  return body;
+}

@@ -1,0 +1,28 @@
+import type { EventReply, Receipt, ServiceInfo } from '@parley/protocol';
+import type { CapabilityEntry } from '../capability.js';
+import type { Store } from '../store/store.js';
+
+/** Everything the verb handlers share: configuration, capabilities, state. */
+export type ServiceCore = {
+  info: ServiceInfo;
+  capabilities: Map<string, CapabilityEntry>;
+  store: Store;
+  /** Principal keys the service trusts (§6.4). */
+  trusted: { has(key: string): boolean };
+  /** Unix seconds. */
+  now(): number;
+  proposalTtl: number;
+  handleTtl: number;
+  requireGrants: { ask: boolean; intent: boolean };
+  /** Work this process is executing now, so a concurrent retry waits instead of failing. */
+  inFlight: Map<string, Promise<Receipt>>;
+  /** Where internal errors go; never to the peer. */
+  log(message: string, error: unknown): void;
+};
+
+/** Per-request context from the transport. */
+export type HandleContext = {
+  onEvent?: (event: EventReply) => void;
+  signal?: AbortSignal;
+  peer?: string;
+};

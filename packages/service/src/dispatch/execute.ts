@@ -1,0 +1,305 @@
+import {
+  type Effect,
+  type EventReply,
+  type JsonValue,
+  ParleyError,
+  type Proposal,
+  type Receipt,
+} from '@parley/protocol';
+import type { ApplyContext, CapabilityEntry, IntentDefinition } from '../capability.js';
+import { newFrameId, newReceiptId } from '../ids.js';
+import type {
+  AutoRecord,
+  CommitBegin,
+  CommitRecord,
+  CommitStart,
+  DataAccess,
+  Settled,
+  StoredProposal,
+  UndoBegin,
+} from '../store/store.js';
+import type { HandleContext, ServiceCore } from './core.js';
+
+/** The outcome of executing (or finding) a commit. */
+export type CommitOutcome =
+  | { kind: 'committed'; receipt: Receipt; replay: boolean; auto: boolean }
+  | { kind: 'over_limit'; blockId: string }
+  | { kind: 'auto_seen'; record: AutoRecord };
+
+/** The capability that made a proposal; a proposal of a capability since removed is `unavailable`. */
+export function intentOf(core: ServiceCore, capability: string): IntentDefinition {
+  const entry: CapabilityEntry | undefined = core.capabilities.get(capability);
+  if (entry?.kind !== 'intent') {
+    throw new ParleyError(
+      'unavailable',
+      `capability ${capability} is no longer offered by this service`,
+    );
+  }
+  return entry.definition;
+}
+
+function progressSink(
+  ctx: HandleContext,
+  re: string,
+): (message: string, fraction?: number) => void {
+  return (message, fraction) => {
+    if (ctx.onEvent === undefined) return;
+    const event: EventReply = { parley: 1, id: newFrameId(), re, kind: 'EVENT', message };
+    if (fraction !== undefined && Number.isFinite(fraction)) {
+      event.progress = Math.min(1, Math.max(0, fraction));
+    }
+    ctx.onEvent(event);
+  };
+}
+
+/** §5.2: the receipt of a committed proposal. */
+export function receiptOf(proposal: Proposal, at: number, result: JsonValue | undefined): Receipt {
+  const receipt: Receipt = {
+    id: newReceiptId(),
+    proposal: proposal.id,
+    capability: proposal.capability,
+    summary: proposal.summary,
+    at,
+    effects: proposal.effects,
+    cost: proposal.cost,
+    undo: proposal.undo === null ? null : { until: at + proposal.undo.window },
+  };
+  if (result !== undefined) receipt.result = result;
+  return receipt;
+}
+
+/**
+ * A commit record left `applying`: if this process is executing it, wait for it; otherwise it is
+ * in progress elsewhere or in doubt after a crash, and it must not run again (§4.4).
+ */
+export async function awaitApplying(core: ServiceCore, record: CommitRecord): Promise<Receipt> {
+  const running = core.inFlight.get(record.proposalId);
+  if (running !== undefined) return running;
+  throw new ParleyError(
+    'unavailable',
+    'this commit has not finished: it is in progress, or in doubt after a crash, and it will not be executed again; retry later',
+    { retry: 5 },
+  );
+}
+
+/**
+ * §4.4, §6.3: reserves the cost against every spend cap and records the commit atomically, then
+ * applies once. A transactional capability applies inside that same transaction; otherwise a
+ * failing apply releases the reservation, and a crash leaves the record `applying` (in doubt).
+ */
+export async function executeCommit(
+  core: ServiceCore,
+  stored: StoredProposal,
+  start: CommitStart,
+  ctx: HandleContext,
+  re: string,
+): Promise<CommitOutcome> {
+  const definition = intentOf(core, stored.proposal.capability);
+  const applyContext = (data: DataAccess): ApplyContext => ({
+    holder: start.holder,
+    principal: start.principal,
+    now: start.startedAt,
+    data,
+    proposal: stored.proposal,
+    progress: progressSink(ctx, re),
+  });
+  const auto = start.auto !== undefined;
+  let release: (receipt: Receipt) => void = () => {};
+  let fail: (error: unknown) => void = () => {};
+  const running = new Promise<Receipt>((resolve, reject) => {
+    release = resolve;
+    fail = reject;
+  });
+  running.catch(() => {});
+  if (definition.transactional === true) {
+    core.inFlight.set(stored.proposal.id, running);
+    try {
+      const outcome = await core.store.commitInTransaction(start, async (data) => {
+        const result = await definition.apply(stored.action, applyContext(data));
+        return {
+          receipt: receiptOf(stored.proposal, start.startedAt, result),
+          action: stored.action,
+        };
+      });
+      if (outcome.kind === 'done') {
+        const receipt = outcome.record.receipt as Receipt;
+        release(receipt);
+        return { kind: 'committed', receipt, replay: false, auto };
+      }
+      return await settleBegin(core, outcome, auto);
+    } catch (error) {
+      fail(error);
+      throw error;
+    } finally {
+      core.inFlight.delete(stored.proposal.id);
+    }
+  }
+  const begun = await core.store.beginCommit(start);
+  if (begun.kind !== 'started') return settleBegin(core, begun, auto);
+  core.inFlight.set(stored.proposal.id, running);
+  try {
+    let result: JsonValue | undefined;
+    try {
+      result = await definition.apply(stored.action, applyContext(core.store.data));
+    } catch (error) {
+      // The apply failed before any effect was made (the apply contract): release and forget.
+      await core.store.abandonCommit(stored.proposal.id);
+      throw error;
+    }
+    const receipt = receiptOf(stored.proposal, start.startedAt, result);
+    await core.store.finishCommit(stored.proposal.id, receipt, stored.action);
+    release(receipt);
+    return { kind: 'committed', receipt, replay: false, auto };
+  } catch (error) {
+    fail(error);
+    throw error;
+  } finally {
+    core.inFlight.delete(stored.proposal.id);
+  }
+}
+
+async function settleBegin(
+  core: ServiceCore,
+  begun: Settled<CommitBegin>,
+  auto: boolean,
+): Promise<CommitOutcome> {
+  switch (begun.kind) {
+    case 'over_limit':
+    case 'auto_seen':
+      return begun;
+    case 'exists': {
+      const receipt =
+        begun.record.state === 'done'
+          ? (begun.record.receipt as Receipt)
+          : await awaitApplying(core, begun.record);
+      return { kind: 'committed', receipt, replay: true, auto: auto || begun.record.auto };
+    }
+  }
+}
+
+/** §4.5: effects a reversal undoes by default: updates swap back, creates and deletes invert. */
+export function reversedEffects(effects: readonly Effect[]): Effect[] {
+  const out: Effect[] = [];
+  for (const effect of effects) {
+    if (effect.op === 'update') {
+      const reversed: Effect = { ...effect };
+      if (effect.to !== undefined) reversed.from = effect.to;
+      else delete reversed.from;
+      if (effect.from !== undefined) reversed.to = effect.from;
+      else delete reversed.to;
+      out.push(reversed);
+    } else if (effect.op === 'create') {
+      out.push({ ...effect, op: 'delete' });
+    } else if (effect.op === 'delete') {
+      out.push({ ...effect, op: 'create' });
+    }
+  }
+  return out;
+}
+
+/** §4.5, §5.2: reverses a receipt once; the reversal is itself a receipt with `undoes`. */
+export async function executeUndo(
+  core: ServiceCore,
+  receipt: Receipt,
+  action: JsonValue,
+  requester: { holder: string; principal: string },
+  ctx: HandleContext,
+  re: string,
+): Promise<{ reversal: Receipt; replay: boolean }> {
+  const definition = intentOf(core, receipt.capability);
+  const revert = definition.revert;
+  if (revert === undefined) {
+    throw new ParleyError('expired', `receipt ${receipt.id} is irreversible`);
+  }
+  const stored = await core.store.getProposal(receipt.proposal);
+  const proposal: Proposal = stored?.proposal ?? {
+    id: receipt.proposal,
+    capability: receipt.capability,
+    summary: receipt.summary,
+    effects: receipt.effects,
+    cost: receipt.cost,
+    risk: 'low',
+    undo: null,
+    expires: receipt.at,
+    hash: '',
+  };
+  const now = core.now();
+  const reverse = async (data: DataAccess): Promise<Receipt> => {
+    const outcome = await revert(action, {
+      ...requester,
+      now,
+      data,
+      proposal,
+      receipt,
+      progress: progressSink(ctx, re),
+    });
+    const reversal: Receipt = {
+      id: newReceiptId(),
+      proposal: receipt.proposal,
+      capability: receipt.capability,
+      summary: receipt.summary,
+      at: now,
+      effects: outcome?.effects ?? reversedEffects(receipt.effects),
+      cost: null,
+      undo: null,
+      undoes: receipt.id,
+    };
+    if (outcome?.result !== undefined) reversal.result = outcome.result;
+    return reversal;
+  };
+  const key = `undo:${receipt.id}`;
+  const existing = core.inFlight.get(key);
+  if (existing !== undefined) return { reversal: await existing, replay: true };
+  let settle: (r: Receipt) => void = () => {};
+  let fail: (e: unknown) => void = () => {};
+  const running = new Promise<Receipt>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  running.catch(() => {});
+  core.inFlight.set(key, running);
+  try {
+    if (definition.transactional === true) {
+      const outcome = await core.store.undoInTransaction(receipt.id, now, reverse);
+      const settled = await settleUndo(outcome, receipt.id);
+      settle(settled.reversal);
+      return settled;
+    }
+    const begun = await core.store.beginUndo(receipt.id, now);
+    if (begun.kind !== 'started') return await settleUndo(begun, receipt.id);
+    let reversal: Receipt;
+    try {
+      reversal = await reverse(core.store.data);
+    } catch (error) {
+      await core.store.abandonUndo(receipt.id);
+      throw error;
+    }
+    await core.store.finishUndo(receipt.id, reversal);
+    settle(reversal);
+    return { reversal, replay: false };
+  } catch (error) {
+    fail(error);
+    throw error;
+  } finally {
+    core.inFlight.delete(key);
+  }
+}
+
+async function settleUndo(
+  outcome: UndoBegin | { kind: 'done'; reversal: Receipt },
+  receiptId: string,
+): Promise<{ reversal: Receipt; replay: boolean }> {
+  switch (outcome.kind) {
+    case 'done':
+      return { reversal: outcome.reversal, replay: false };
+    case 'undone':
+      return { reversal: outcome.reversal, replay: true };
+    case 'undoing':
+    case 'started':
+      throw new ParleyError(
+        'unavailable',
+        `the undo of ${receiptId} has not finished: it is in progress, or in doubt after a crash; retry later`,
+        { retry: 5 },
+      );
+  }
+}

@@ -1,0 +1,55 @@
+export {
+  type ApplyContext,
+  type AskContext,
+  type AskDefinition,
+  type Clarification,
+  clarify,
+  type IntentDefinition,
+  type PlanContext,
+  type PlanResult,
+  type ProposalDraft,
+  type Requester,
+  type RevertContext,
+  type RevertOutcome,
+} from './capability.js';
+export type { HandleContext } from './dispatch/core.js';
+export { DraftError } from './dispatch/draft.js';
+export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
+export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';
+export { didYouMean, editDistance } from './params/did-you-mean.js';
+export { type ParsedField, type ParsedType, parseSchema, SchemaError } from './params/schema.js';
+export { validateParams } from './params/validate.js';
+export {
+  DEFAULT_HANDLE_TTL_SECONDS,
+  DEFAULT_PROPOSAL_TTL_SECONDS,
+  defineService,
+  type Resolution,
+  Service,
+  type ServiceOptions,
+} from './service.js';
+export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
+export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
+export {
+  SQLITE_FILE_NAME,
+  SqliteStore,
+  type SqliteStoreOptions,
+  type SqliteSynchronous,
+} from './store/sqlite-store.js';
+export type {
+  AutoKey,
+  AutoRecord,
+  CommitBegin,
+  CommitRecord,
+  CommitStart,
+  CommitState,
+  DataAccess,
+  HandleRecord,
+  ReceiptRecord,
+  Reservation,
+  Settled,
+  SpendCap,
+  Store,
+  StoredProposal,
+  UndoBegin,
+  UndoState,
+} from './store/store.js';

@@ -1,0 +1,232 @@
+import {
+  checkRequest,
+  type FinalReply,
+  type FinalReplyBody,
+  type JsonValue,
+  ParleyError,
+  type Receipt,
+  type Request,
+  requestIdOf,
+  type ServiceInfo,
+} from '@parley/protocol';
+import type { AskDefinition, CapabilityEntry, IntentDefinition } from './capability.js';
+import { ask } from './dispatch/ask.js';
+import { commit } from './dispatch/commit.js';
+import type { HandleContext, ServiceCore } from './dispatch/core.js';
+import { receiptOf } from './dispatch/execute.js';
+import { expand } from './dispatch/expand.js';
+import { briefOf, hello } from './dispatch/hello.js';
+import { intent } from './dispatch/intent.js';
+import { envelope } from './dispatch/reply.js';
+import { undo } from './dispatch/undo.js';
+import { parseSchema } from './params/schema.js';
+import { MemoryStore } from './store/memory-store.js';
+import type { Store } from './store/store.js';
+
+/** How long proposals stay committable by default (§5.1 `expires`). */
+export const DEFAULT_PROPOSAL_TTL_SECONDS = 600;
+/** §4.6: handles SHOULD live at least 10 minutes. */
+export const DEFAULT_HANDLE_TTL_SECONDS = 900;
+/** How often expired proposals, handles and auto records are swept. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+export type ServiceOptions = {
+  /** The audience identifier; stable, since proofs are bound to it (§4.1). */
+  id: string;
+  name: string;
+  summary?: string;
+  /** Principal keys ("ed25519:…") whose grants this service honours (§6.4). */
+  trust: readonly string[] | { has(key: string): boolean };
+  /** Where state lives; a MemoryStore (nothing survives a restart) by default. */
+  store?: Store;
+  /** Unix seconds; injected so tests can pin time. */
+  clock?: () => number;
+  proposalTtl?: number;
+  handleTtl?: number;
+  /** Reads (ASK) and INTENTs are served without a grant unless required here. */
+  requireGrants?: { ask?: boolean; intent?: boolean };
+  /** Where internal errors are reported; they never reach the peer. Default: stderr. */
+  log?: (message: string, error: unknown) => void;
+};
+
+/** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
+export type Resolution = { applied: true; result?: JsonValue } | { applied: false };
+
+/** A Parley service: capabilities and the dispatcher for every verb. */
+export class Service {
+  readonly #core: ServiceCore;
+  readonly #ownsStore: boolean;
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: ServiceOptions) {
+    const info: ServiceInfo = { id: options.id, name: options.name };
+    if (options.summary !== undefined) info.summary = options.summary;
+    const trust = options.trust;
+    this.#ownsStore = options.store === undefined;
+    this.#core = {
+      info,
+      capabilities: new Map(),
+      store: options.store ?? new MemoryStore(),
+      trusted: Array.isArray(trust) ? new Set(trust) : (trust as { has(key: string): boolean }),
+      now: options.clock ?? (() => Math.floor(Date.now() / 1000)),
+      proposalTtl: options.proposalTtl ?? DEFAULT_PROPOSAL_TTL_SECONDS,
+      handleTtl: options.handleTtl ?? DEFAULT_HANDLE_TTL_SECONDS,
+      requireGrants: {
+        ask: options.requireGrants?.ask ?? false,
+        intent: options.requireGrants?.intent ?? false,
+      },
+      inFlight: new Map(),
+      log:
+        options.log ??
+        ((message, error) => console.error(`[parley ${options.id}] ${message}`, error)),
+    };
+  }
+
+  get info(): ServiceInfo {
+    return this.#core.info;
+  }
+
+  get store(): Store {
+    return this.#core.store;
+  }
+
+  /** Registers a read-only capability (§4.2). */
+  ask(name: string, definition: AskDefinition): this {
+    this.#register({
+      kind: 'ask',
+      name,
+      definition,
+      fields: parseSchema(definition.params ?? {}, name),
+    });
+    return this;
+  }
+
+  /** Registers a capability that answers with proposals (§4.3). */
+  intent(name: string, definition: IntentDefinition): this {
+    this.#register({
+      kind: 'intent',
+      name,
+      definition,
+      fields: parseSchema(definition.params ?? {}, name),
+    });
+    return this;
+  }
+
+  #register(entry: CapabilityEntry): void {
+    if (this.#core.capabilities.has(entry.name)) {
+      throw new TypeError(`capability ${entry.name} is already defined`);
+    }
+    this.#core.capabilities.set(entry.name, entry);
+  }
+
+  /** The full BRIEF body, as a default HELLO answers it. */
+  brief() {
+    return briefOf(this.#core);
+  }
+
+  /** Handles one frame's text: always exactly one final reply, never a rejection (§2.2). */
+  handleText(text: string, ctx: HandleContext = {}): Promise<FinalReply> {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return Promise.resolve(
+        envelope('', { kind: 'ERROR', code: 'bad_frame', message: 'the frame is not valid JSON' }),
+      );
+    }
+    return this.handle(frame, ctx);
+  }
+
+  /** Handles one parsed frame: always exactly one final reply, never a rejection (§2.2). */
+  async handle(frame: unknown, ctx: HandleContext = {}): Promise<FinalReply> {
+    const re = requestIdOf(frame);
+    let body: FinalReplyBody;
+    try {
+      this.#startSweeper();
+      body = await this.#dispatch(checkRequest(frame), ctx);
+    } catch (error) {
+      body = this.#errorBody(error);
+    }
+    return envelope(re, body);
+  }
+
+  #dispatch(request: Request, ctx: HandleContext): Promise<FinalReplyBody> {
+    const core = this.#core;
+    switch (request.verb) {
+      case 'HELLO':
+        return hello(core, request);
+      case 'ASK':
+        return ask(core, request);
+      case 'INTENT':
+        return intent(core, request, ctx);
+      case 'COMMIT':
+        return commit(core, request, ctx);
+      case 'UNDO':
+        return undo(core, request, ctx);
+      case 'EXPAND':
+        return expand(core, request);
+    }
+  }
+
+  /** ParleyError crosses the wire; anything else is logged and becomes a generic `internal`. */
+  #errorBody(error: unknown): FinalReplyBody {
+    if (error instanceof ParleyError) return { kind: 'ERROR', ...error.toBody() };
+    this.#core.log('internal error while handling a request', error);
+    return {
+      kind: 'ERROR',
+      code: 'internal',
+      message: 'the service failed to handle this request',
+    };
+  }
+
+  #startSweeper(): void {
+    if (this.#sweeper !== undefined) return;
+    this.#sweeper = setInterval(() => {
+      this.#core.store
+        .sweep(this.#core.now())
+        .catch((error) => this.#core.log('sweep failed', error));
+    }, SWEEP_INTERVAL_MS);
+    this.#sweeper.unref?.();
+  }
+
+  /**
+   * Settles a commit left in doubt (state `applying` after a crash during a non-transactional
+   * apply): `applied` writes its receipt, so retries return it; not applied releases its
+   * reservation, so the proposal can be committed again.
+   */
+  async resolveCommit(proposalId: string, resolution: Resolution): Promise<Receipt | null> {
+    const core = this.#core;
+    const record = await core.store.getCommit(proposalId);
+    if (record === undefined || record.state !== 'applying') {
+      throw new TypeError(`commit of ${proposalId} is not in doubt`);
+    }
+    if (core.inFlight.has(proposalId))
+      throw new TypeError(`commit of ${proposalId} is running now`);
+    if (!resolution.applied) {
+      await core.store.abandonCommit(proposalId);
+      return null;
+    }
+    const stored = await core.store.getProposal(proposalId);
+    if (stored === undefined) throw new TypeError(`proposal ${proposalId} is gone`);
+    const receipt = receiptOf(stored.proposal, record.startedAt, resolution.result);
+    await core.store.finishCommit(proposalId, receipt, stored.action);
+    return receipt;
+  }
+
+  /** Commits left `applying` by a crash (or running in another instance). */
+  listInDoubt() {
+    return this.#core.store.listApplying();
+  }
+
+  /** Stops background sweeping; closes the store if the service created it. */
+  async close(): Promise<void> {
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    this.#sweeper = undefined;
+    if (this.#ownsStore) await this.#core.store.close();
+  }
+}
+
+/** Defines a Parley service; add capabilities with `.ask()` and `.intent()`. */
+export function defineService(options: ServiceOptions): Service {
+  return new Service(options);
+}

@@ -1,0 +1,291 @@
+import type { JsonValue, Receipt } from '@parley/protocol';
+import { Mutex } from './mutex.js';
+import { StagedData } from './staged-data.js';
+import type {
+  AutoRecord,
+  CommitBegin,
+  CommitRecord,
+  CommitStart,
+  DataAccess,
+  HandleRecord,
+  ReceiptRecord,
+  Settled,
+  Store,
+  StoredProposal,
+  UndoBegin,
+} from './store.js';
+
+/** How long an uncommitted proposal is kept after it expires (§4.4 `expired` stays answerable). */
+export const PROPOSAL_GRACE_SECONDS = 3600;
+
+const copy = <T>(value: T): T => structuredClone(value);
+const autoId = (key: string, frameId: string): string => `${key}\u0000${frameId}`;
+
+/** Plain in-memory data, used as the base of MemoryStore's data and its transactions. */
+class MemoryData implements DataAccess {
+  readonly entries = new Map<string, JsonValue>();
+
+  async get(key: string): Promise<JsonValue | undefined> {
+    const value = this.entries.get(key);
+    return value === undefined ? undefined : copy(value);
+  }
+  async put(key: string, value: JsonValue): Promise<void> {
+    this.entries.set(key, copy(value));
+  }
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+  async list(prefix: string): Promise<[string, JsonValue][]> {
+    return [...this.entries]
+      .filter(([key]) => key.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, value]) => [key, copy(value)]);
+  }
+}
+
+/** A Store in process memory: for tests and throwaway services. Nothing survives a restart. */
+export class MemoryStore implements Store {
+  readonly #proposals = new Map<string, StoredProposal>();
+  readonly #commits = new Map<string, CommitRecord>();
+  readonly #receipts = new Map<string, ReceiptRecord>();
+  readonly #autos = new Map<string, AutoRecord>();
+  readonly #handles = new Map<string, HandleRecord>();
+  readonly #spent = new Map<string, number>();
+  readonly #data = new MemoryData();
+  // Transactions hold this while `apply` runs, so they behave like SQLite's single writer.
+  readonly #writer = new Mutex();
+
+  get data(): DataAccess {
+    return this.#data;
+  }
+
+  async putProposals(records: StoredProposal[]): Promise<void> {
+    for (const record of records) this.#proposals.set(record.proposal.id, copy(record));
+  }
+
+  async getProposal(id: string): Promise<StoredProposal | undefined> {
+    const record = this.#proposals.get(id);
+    return record === undefined ? undefined : copy(record);
+  }
+
+  #begin(start: CommitStart): CommitBegin {
+    if (start.auto !== undefined) {
+      const seen = this.#autos.get(autoId(start.auto.key, start.auto.frameId));
+      if (seen !== undefined) return { kind: 'auto_seen', record: copy(seen) };
+    }
+    const existing = this.#commits.get(start.proposalId);
+    if (existing !== undefined) return { kind: 'exists', record: copy(existing) };
+    if (start.amount > 0) {
+      for (const cap of start.caps) {
+        if ((this.#spent.get(cap.blockId) ?? 0) + start.amount > cap.max) {
+          return { kind: 'over_limit', blockId: cap.blockId };
+        }
+      }
+    }
+    const reserved =
+      start.amount > 0 ? start.caps.map((c) => ({ blockId: c.blockId, amount: start.amount })) : [];
+    for (const r of reserved)
+      this.#spent.set(r.blockId, (this.#spent.get(r.blockId) ?? 0) + r.amount);
+    this.#commits.set(start.proposalId, {
+      proposalId: start.proposalId,
+      state: 'applying',
+      holder: start.holder,
+      principal: start.principal,
+      startedAt: start.startedAt,
+      reserved,
+      auto: start.auto !== undefined,
+      receipt: null,
+    });
+    if (start.auto !== undefined) {
+      this.#autos.set(autoId(start.auto.key, start.auto.frameId), {
+        ...start.auto,
+        proposalId: start.proposalId,
+        reply: null,
+      });
+    }
+    return { kind: 'started' };
+  }
+
+  #finish(proposalId: string, receipt: Receipt, action: JsonValue): CommitRecord {
+    const record = this.#commits.get(proposalId);
+    if (record === undefined) throw new Error(`no commit record for ${proposalId}`);
+    record.state = 'done';
+    record.receipt = copy(receipt);
+    this.#receipts.set(receipt.id, {
+      receipt: copy(receipt),
+      action: copy(action),
+      holder: record.holder,
+      principal: record.principal,
+      undo: null,
+    });
+    return copy(record);
+  }
+
+  #abandon(proposalId: string): void {
+    const record = this.#commits.get(proposalId);
+    if (record === undefined) return;
+    for (const r of record.reserved)
+      this.#spent.set(r.blockId, (this.#spent.get(r.blockId) ?? 0) - r.amount);
+    this.#commits.delete(proposalId);
+    for (const [id, auto] of this.#autos) {
+      if (auto.proposalId === proposalId) this.#autos.delete(id);
+    }
+  }
+
+  beginCommit(start: CommitStart): Promise<CommitBegin> {
+    return this.#writer.run(async () => this.#begin(start));
+  }
+
+  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
+    return this.#writer.run(async () => {
+      this.#finish(proposalId, receipt, action);
+    });
+  }
+
+  abandonCommit(proposalId: string): Promise<void> {
+    return this.#writer.run(async () => this.#abandon(proposalId));
+  }
+
+  commitInTransaction(
+    start: CommitStart,
+    apply: (data: DataAccess) => Promise<{ receipt: Receipt; action: JsonValue }>,
+  ): Promise<Settled<CommitBegin> | { kind: 'done'; record: CommitRecord }> {
+    return this.#writer.run(async () => {
+      const begun = this.#begin(start);
+      if (begun.kind !== 'started') return begun;
+      const staged = new StagedData(this.#data);
+      try {
+        const { receipt, action } = await apply(staged);
+        await staged.flush();
+        return { kind: 'done', record: this.#finish(start.proposalId, receipt, action) };
+      } catch (error) {
+        this.#abandon(start.proposalId);
+        throw error;
+      }
+    });
+  }
+
+  async getCommit(proposalId: string): Promise<CommitRecord | undefined> {
+    const record = this.#commits.get(proposalId);
+    return record === undefined ? undefined : copy(record);
+  }
+
+  async listApplying(): Promise<CommitRecord[]> {
+    return [...this.#commits.values()].filter((c) => c.state === 'applying').map(copy);
+  }
+
+  async getReceipt(id: string): Promise<ReceiptRecord | undefined> {
+    const record = this.#receipts.get(id);
+    return record === undefined ? undefined : copy(record);
+  }
+
+  #beginUndo(receiptId: string, startedAt: number): UndoBegin {
+    const record = this.#receipts.get(receiptId);
+    if (record === undefined) throw new Error(`no receipt ${receiptId}`);
+    if (record.undo?.state === 'undone')
+      return { kind: 'undone', reversal: copy(record.undo.reversal) };
+    if (record.undo?.state === 'undoing') return { kind: 'undoing' };
+    record.undo = { state: 'undoing', startedAt };
+    return { kind: 'started' };
+  }
+
+  #finishUndo(receiptId: string, reversal: Receipt): void {
+    const record = this.#receipts.get(receiptId);
+    if (record === undefined) throw new Error(`no receipt ${receiptId}`);
+    record.undo = { state: 'undone', reversal: copy(reversal) };
+    this.#receipts.set(reversal.id, {
+      receipt: copy(reversal),
+      action: null,
+      holder: record.holder,
+      principal: record.principal,
+      undo: null,
+    });
+  }
+
+  #abandonUndo(receiptId: string): void {
+    const record = this.#receipts.get(receiptId);
+    if (record !== undefined && record.undo?.state === 'undoing') record.undo = null;
+  }
+
+  beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin> {
+    return this.#writer.run(async () => this.#beginUndo(receiptId, startedAt));
+  }
+
+  finishUndo(receiptId: string, reversal: Receipt): Promise<void> {
+    return this.#writer.run(async () => this.#finishUndo(receiptId, reversal));
+  }
+
+  abandonUndo(receiptId: string): Promise<void> {
+    return this.#writer.run(async () => this.#abandonUndo(receiptId));
+  }
+
+  undoInTransaction(
+    receiptId: string,
+    startedAt: number,
+    revert: (data: DataAccess) => Promise<Receipt>,
+  ): Promise<Settled<UndoBegin> | { kind: 'done'; reversal: Receipt }> {
+    return this.#writer.run(async () => {
+      const begun = this.#beginUndo(receiptId, startedAt);
+      if (begun.kind !== 'started') return begun;
+      const staged = new StagedData(this.#data);
+      try {
+        const reversal = await revert(staged);
+        await staged.flush();
+        this.#finishUndo(receiptId, reversal);
+        return { kind: 'done', reversal: copy(reversal) };
+      } catch (error) {
+        this.#abandonUndo(receiptId);
+        throw error;
+      }
+    });
+  }
+
+  async getAuto(key: string, frameId: string): Promise<AutoRecord | undefined> {
+    const record = this.#autos.get(autoId(key, frameId));
+    return record === undefined ? undefined : copy(record);
+  }
+
+  putAutoReply(record: AutoRecord): Promise<AutoRecord> {
+    return this.#writer.run(async () => {
+      const id = autoId(record.key, record.frameId);
+      const existing = this.#autos.get(id);
+      if (existing !== undefined) return copy(existing);
+      this.#autos.set(id, copy(record));
+      return copy(record);
+    });
+  }
+
+  async putHandles(records: HandleRecord[]): Promise<void> {
+    for (const record of records) this.#handles.set(record.id, copy(record));
+  }
+
+  async getHandle(id: string): Promise<HandleRecord | undefined> {
+    const record = this.#handles.get(id);
+    return record === undefined ? undefined : copy(record);
+  }
+
+  async spentTotal(blockId: string): Promise<number> {
+    return this.#spent.get(blockId) ?? 0;
+  }
+
+  withData<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {
+    return this.#writer.run(async () => {
+      const staged = new StagedData(this.#data);
+      const result = await work(staged);
+      await staged.flush();
+      return result;
+    });
+  }
+
+  async sweep(now: number): Promise<void> {
+    for (const [id, record] of this.#proposals) {
+      if (record.proposal.expires + PROPOSAL_GRACE_SECONDS < now && !this.#commits.has(id)) {
+        this.#proposals.delete(id);
+      }
+    }
+    for (const [id, record] of this.#handles) if (record.expiresAt < now) this.#handles.delete(id);
+    for (const [id, record] of this.#autos) if (record.until < now) this.#autos.delete(id);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,70 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** Versioned migrations; index + 1 is the schema version each one produces. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE proposals (
+     id TEXT PRIMARY KEY,
+     record TEXT NOT NULL,
+     expires INTEGER NOT NULL
+   );
+   CREATE TABLE commits (
+     proposal_id TEXT PRIMARY KEY,
+     state TEXT NOT NULL CHECK (state IN ('applying', 'done')),
+     holder TEXT NOT NULL,
+     principal TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     reserved TEXT NOT NULL,
+     auto INTEGER NOT NULL,
+     receipt TEXT
+   );
+   CREATE TABLE receipts (
+     id TEXT PRIMARY KEY,
+     receipt TEXT NOT NULL,
+     action TEXT NOT NULL,
+     holder TEXT NOT NULL,
+     principal TEXT NOT NULL,
+     undo TEXT
+   );
+   CREATE TABLE spend (
+     block_id TEXT PRIMARY KEY,
+     total INTEGER NOT NULL
+   );
+   CREATE TABLE autos (
+     key TEXT NOT NULL,
+     frame_id TEXT NOT NULL,
+     until INTEGER NOT NULL,
+     proposal_id TEXT,
+     reply TEXT,
+     PRIMARY KEY (key, frame_id)
+   );
+   CREATE INDEX autos_by_proposal ON autos (proposal_id);
+   CREATE TABLE handles (
+     id TEXT PRIMARY KEY,
+     holder TEXT,
+     remainder TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE data (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
+];
+
+/** The schema version this code writes. */
+export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings a database up to SQLITE_SCHEMA_VERSION, each migration in its own transaction. */
+export function migrateSqlite(db: BetterSqlite3.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SQLITE_SCHEMA_VERSION) {
+    throw new Error(
+      `the database has schema version ${current}, newer than this code's ${SQLITE_SCHEMA_VERSION}`,
+    );
+  }
+  for (let version = current; version < SQLITE_SCHEMA_VERSION; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

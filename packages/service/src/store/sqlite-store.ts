@@ -1,0 +1,514 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JsonValue, Receipt } from '@parley/protocol';
+import Database from 'better-sqlite3';
+import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
+import { Mutex } from './mutex.js';
+import { migrateSqlite } from './sqlite-schema.js';
+import type {
+  AutoRecord,
+  CommitBegin,
+  CommitRecord,
+  CommitStart,
+  DataAccess,
+  HandleRecord,
+  ReceiptRecord,
+  Reservation,
+  Settled,
+  Store,
+  StoredProposal,
+  UndoBegin,
+  UndoState,
+} from './store.js';
+
+/** The database file inside the data folder. */
+export const SQLITE_FILE_NAME = 'parley.db';
+
+/**
+ * SQLite durability. FULL (the default) fsyncs the WAL on every commit, so a commit that was
+ * answered survives power loss as well as a killed process; NORMAL survives a killed process
+ * only. Spend caps and "never twice" rest on it, so we choose FULL.
+ */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+export type SqliteStoreOptions = {
+  /** The data folder; created (mode 0700) if missing. */
+  folder: string;
+  synchronous?: SqliteSynchronous;
+};
+
+type CommitRow = {
+  proposal_id: string;
+  state: 'applying' | 'done';
+  holder: string;
+  principal: string;
+  started_at: number;
+  reserved: string;
+  auto: number;
+  receipt: string | null;
+};
+type ReceiptRow = {
+  receipt: string;
+  action: string;
+  holder: string;
+  principal: string;
+  undo: string | null;
+};
+type AutoRow = {
+  key: string;
+  frame_id: string;
+  until: number;
+  proposal_id: string | null;
+  reply: string | null;
+};
+type HandleRow = { id: string; holder: string | null; remainder: string; expires_at: number };
+
+const parse = <T>(text: string): T => JSON.parse(text) as T;
+
+function toCommit(row: CommitRow): CommitRecord {
+  return {
+    proposalId: row.proposal_id,
+    state: row.state,
+    holder: row.holder,
+    principal: row.principal,
+    startedAt: row.started_at,
+    reserved: parse<Reservation[]>(row.reserved),
+    auto: row.auto === 1,
+    receipt: row.receipt === null ? null : parse<Receipt>(row.receipt),
+  };
+}
+
+function toAuto(row: AutoRow): AutoRecord {
+  return {
+    key: row.key,
+    frameId: row.frame_id,
+    until: row.until,
+    proposalId: row.proposal_id,
+    reply: row.reply === null ? null : parse(row.reply),
+  };
+}
+
+/** Rolled back by `begin` when a cap is exceeded; never escapes the store. */
+class OverLimit extends Error {
+  constructor(readonly blockId: string) {
+    super('over limit');
+  }
+}
+
+/**
+ * The embedded default Store: one SQLite file (WAL) in a data folder. Writes go through one
+ * connection, one transaction at a time; reads use a second connection that sees the last
+ * committed state, so a transaction open across an `apply` never leaks into a read.
+ */
+export class SqliteStore implements Store {
+  readonly #writer: Database.Database;
+  readonly #reader: Database.Database;
+  readonly #lock = new Mutex();
+  readonly #w;
+  readonly #r;
+  readonly data: DataAccess;
+
+  constructor(options: SqliteStoreOptions) {
+    mkdirSync(options.folder, { recursive: true, mode: 0o700 });
+    const file = join(options.folder, SQLITE_FILE_NAME);
+    this.#writer = new Database(file);
+    this.#writer.pragma('journal_mode = WAL');
+    this.#writer.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    this.#writer.pragma('busy_timeout = 5000');
+    migrateSqlite(this.#writer);
+    this.#reader = new Database(file, { readonly: true });
+    this.#reader.pragma('busy_timeout = 5000');
+    this.#w = prepareWriter(this.#writer);
+    this.#r = prepareReader(this.#reader);
+    const r = this.#r;
+    const w = this.#w;
+    this.data = {
+      get: async (key) => {
+        const row = r.getData.get(key) as { value: string } | undefined;
+        return row === undefined ? undefined : parse<JsonValue>(row.value);
+      },
+      list: async (prefix) => listData(r.listData, prefix),
+      put: (key, value) =>
+        this.#write(() => {
+          w.putData.run(key, JSON.stringify(value));
+        }),
+      delete: (key) =>
+        this.#write(() => {
+          w.deleteData.run(key);
+        }),
+    };
+  }
+
+  /** Runs a synchronous write as one transaction, after any transaction in progress. */
+  #write<T>(work: () => T): Promise<T> {
+    return this.#lock.run(async () => this.#writer.transaction(work).immediate());
+  }
+
+  /** Runs async work inside one transaction on the writer: BEGIN, work, COMMIT or ROLLBACK. */
+  #transaction<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {
+    return this.#lock.run(async () => {
+      this.#w.begin.run();
+      try {
+        const result = await work(this.#txData);
+        this.#w.commit.run();
+        return result;
+      } catch (error) {
+        if (this.#writer.inTransaction) this.#w.rollback.run();
+        throw error;
+      }
+    });
+  }
+
+  /** Data access on the writer connection, valid only inside #transaction. */
+  get #txData(): DataAccess {
+    const w = this.#w;
+    return {
+      get: async (key) => {
+        const row = w.getData.get(key) as { value: string } | undefined;
+        return row === undefined ? undefined : parse<JsonValue>(row.value);
+      },
+      list: async (prefix) => listData(w.listData, prefix),
+      put: async (key, value) => {
+        w.putData.run(key, JSON.stringify(value));
+      },
+      delete: async (key) => {
+        w.deleteData.run(key);
+      },
+    };
+  }
+
+  putProposals(records: StoredProposal[]): Promise<void> {
+    return this.#write(() => {
+      for (const record of records) {
+        this.#w.putProposal.run(
+          record.proposal.id,
+          JSON.stringify(record),
+          record.proposal.expires,
+        );
+      }
+    });
+  }
+
+  async getProposal(id: string): Promise<StoredProposal | undefined> {
+    const row = this.#r.getProposal.get(id) as { record: string } | undefined;
+    return row === undefined ? undefined : parse<StoredProposal>(row.record);
+  }
+
+  /** The body of beginCommit; runs inside a writer transaction. Throws OverLimit to roll back. */
+  #begin(start: CommitStart): CommitBegin {
+    const w = this.#w;
+    if (start.auto !== undefined) {
+      const seen = w.getAuto.get(start.auto.key, start.auto.frameId) as AutoRow | undefined;
+      if (seen !== undefined) return { kind: 'auto_seen', record: toAuto(seen) };
+    }
+    const existing = w.getCommit.get(start.proposalId) as CommitRow | undefined;
+    if (existing !== undefined) return { kind: 'exists', record: toCommit(existing) };
+    const reserved: Reservation[] = [];
+    if (start.amount > 0) {
+      for (const cap of start.caps) {
+        if (start.amount > cap.max) throw new OverLimit(cap.blockId);
+        const changed = w.reserve.run({
+          id: cap.blockId,
+          amount: start.amount,
+          max: cap.max,
+        }).changes;
+        if (changed === 0) throw new OverLimit(cap.blockId);
+        reserved.push({ blockId: cap.blockId, amount: start.amount });
+      }
+    }
+    w.insertCommit.run(
+      start.proposalId,
+      start.holder,
+      start.principal,
+      start.startedAt,
+      JSON.stringify(reserved),
+      start.auto === undefined ? 0 : 1,
+    );
+    if (start.auto !== undefined) {
+      w.insertAuto.run(
+        start.auto.key,
+        start.auto.frameId,
+        start.auto.until,
+        start.proposalId,
+        null,
+      );
+    }
+    return { kind: 'started' };
+  }
+
+  #beginCatchingLimit(start: CommitStart): CommitBegin {
+    try {
+      return this.#writer.transaction(() => this.#begin(start)).immediate();
+    } catch (error) {
+      if (error instanceof OverLimit) return { kind: 'over_limit', blockId: error.blockId };
+      throw error;
+    }
+  }
+
+  #finish(proposalId: string, receipt: Receipt, action: JsonValue): void {
+    const w = this.#w;
+    const row = w.getCommit.get(proposalId) as CommitRow | undefined;
+    if (row === undefined) throw new Error(`no commit record for ${proposalId}`);
+    w.finishCommit.run(JSON.stringify(receipt), proposalId);
+    w.insertReceipt.run(
+      receipt.id,
+      JSON.stringify(receipt),
+      JSON.stringify(action),
+      row.holder,
+      row.principal,
+    );
+  }
+
+  #abandon(proposalId: string): void {
+    const w = this.#w;
+    const row = w.getCommit.get(proposalId) as CommitRow | undefined;
+    if (row === undefined) return;
+    for (const r of parse<Reservation[]>(row.reserved)) w.release.run(r.amount, r.blockId);
+    w.deleteCommit.run(proposalId);
+    w.deleteAutosOf.run(proposalId);
+  }
+
+  beginCommit(start: CommitStart): Promise<CommitBegin> {
+    return this.#lock.run(async () => this.#beginCatchingLimit(start));
+  }
+
+  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
+    return this.#write(() => this.#finish(proposalId, receipt, action));
+  }
+
+  abandonCommit(proposalId: string): Promise<void> {
+    return this.#write(() => this.#abandon(proposalId));
+  }
+
+  async commitInTransaction(
+    start: CommitStart,
+    apply: (data: DataAccess) => Promise<{ receipt: Receipt; action: JsonValue }>,
+  ): Promise<Settled<CommitBegin> | { kind: 'done'; record: CommitRecord }> {
+    try {
+      return await this.#transaction(async (data) => {
+        const begun = this.#begin(start);
+        if (begun.kind !== 'started') return begun;
+        const { receipt, action } = await apply(data);
+        this.#finish(start.proposalId, receipt, action);
+        const row = this.#w.getCommit.get(start.proposalId) as CommitRow;
+        return { kind: 'done' as const, record: toCommit(row) };
+      });
+    } catch (error) {
+      if (error instanceof OverLimit) return { kind: 'over_limit', blockId: error.blockId };
+      throw error;
+    }
+  }
+
+  async getCommit(proposalId: string): Promise<CommitRecord | undefined> {
+    const row = this.#r.getCommit.get(proposalId) as CommitRow | undefined;
+    return row === undefined ? undefined : toCommit(row);
+  }
+
+  async listApplying(): Promise<CommitRecord[]> {
+    return (this.#r.listApplying.all() as CommitRow[]).map(toCommit);
+  }
+
+  async getReceipt(id: string): Promise<ReceiptRecord | undefined> {
+    const row = this.#r.getReceipt.get(id) as ReceiptRow | undefined;
+    return row === undefined ? undefined : toReceipt(row);
+  }
+
+  #beginUndo(receiptId: string, startedAt: number): UndoBegin {
+    const row = this.#w.getReceipt.get(receiptId) as ReceiptRow | undefined;
+    if (row === undefined) throw new Error(`no receipt ${receiptId}`);
+    const undo = row.undo === null ? null : parse<UndoState>(row.undo);
+    if (undo?.state === 'undone') return { kind: 'undone', reversal: undo.reversal };
+    if (undo?.state === 'undoing') return { kind: 'undoing' };
+    this.#w.setUndo.run(JSON.stringify({ state: 'undoing', startedAt }), receiptId);
+    return { kind: 'started' };
+  }
+
+  #finishUndo(receiptId: string, reversal: Receipt): void {
+    const row = this.#w.getReceipt.get(receiptId) as ReceiptRow | undefined;
+    if (row === undefined) throw new Error(`no receipt ${receiptId}`);
+    this.#w.setUndo.run(JSON.stringify({ state: 'undone', reversal }), receiptId);
+    this.#w.insertReceipt.run(
+      reversal.id,
+      JSON.stringify(reversal),
+      'null',
+      row.holder,
+      row.principal,
+    );
+  }
+
+  beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin> {
+    return this.#write(() => this.#beginUndo(receiptId, startedAt));
+  }
+
+  finishUndo(receiptId: string, reversal: Receipt): Promise<void> {
+    return this.#write(() => this.#finishUndo(receiptId, reversal));
+  }
+
+  abandonUndo(receiptId: string): Promise<void> {
+    return this.#write(() => {
+      this.#w.clearUndoing.run(receiptId);
+    });
+  }
+
+  undoInTransaction(
+    receiptId: string,
+    startedAt: number,
+    revert: (data: DataAccess) => Promise<Receipt>,
+  ): Promise<Settled<UndoBegin> | { kind: 'done'; reversal: Receipt }> {
+    return this.#transaction(async (data) => {
+      const begun = this.#beginUndo(receiptId, startedAt);
+      if (begun.kind !== 'started') return begun;
+      const reversal = await revert(data);
+      this.#finishUndo(receiptId, reversal);
+      return { kind: 'done' as const, reversal };
+    });
+  }
+
+  async getAuto(key: string, frameId: string): Promise<AutoRecord | undefined> {
+    const row = this.#r.getAuto.get(key, frameId) as AutoRow | undefined;
+    return row === undefined ? undefined : toAuto(row);
+  }
+
+  putAutoReply(record: AutoRecord): Promise<AutoRecord> {
+    return this.#write(() => {
+      this.#w.insertAutoIfAbsent.run(
+        record.key,
+        record.frameId,
+        record.until,
+        record.proposalId,
+        record.reply === null ? null : JSON.stringify(record.reply),
+      );
+      return toAuto(this.#w.getAuto.get(record.key, record.frameId) as AutoRow);
+    });
+  }
+
+  putHandles(records: HandleRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return this.#write(() => {
+      for (const h of records) {
+        this.#w.putHandle.run(h.id, h.holder, JSON.stringify(h.remainder), h.expiresAt);
+      }
+    });
+  }
+
+  async getHandle(id: string): Promise<HandleRecord | undefined> {
+    const row = this.#r.getHandle.get(id) as HandleRow | undefined;
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      holder: row.holder,
+      remainder: parse(row.remainder),
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async spentTotal(blockId: string): Promise<number> {
+    const row = this.#r.getSpent.get(blockId) as { total: number } | undefined;
+    return row?.total ?? 0;
+  }
+
+  withData<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {
+    return this.#transaction(work);
+  }
+
+  sweep(now: number): Promise<void> {
+    return this.#write(() => {
+      this.#w.sweepProposals.run(now - PROPOSAL_GRACE_SECONDS);
+      this.#w.sweepHandles.run(now);
+      this.#w.sweepAutos.run(now);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#lock.run(async () => {
+      this.#reader.close();
+      this.#writer.close();
+    });
+  }
+}
+
+function toReceipt(row: ReceiptRow): ReceiptRecord {
+  return {
+    receipt: parse<Receipt>(row.receipt),
+    action: parse<JsonValue>(row.action),
+    holder: row.holder,
+    principal: row.principal,
+    undo: row.undo === null ? null : parse<UndoState>(row.undo),
+  };
+}
+
+function listData(statement: Database.Statement, prefix: string): [string, JsonValue][] {
+  // Keys are compared bytewise, so the keys starting with `prefix` are one run from `prefix` on.
+  const out: [string, JsonValue][] = [];
+  for (const row of statement.iterate(prefix) as Iterable<{ key: string; value: string }>) {
+    if (!row.key.startsWith(prefix)) break;
+    out.push([row.key, parse<JsonValue>(row.value)]);
+  }
+  return out;
+}
+
+function prepareReader(db: Database.Database) {
+  return {
+    getProposal: db.prepare('SELECT record FROM proposals WHERE id = ?'),
+    getCommit: db.prepare('SELECT * FROM commits WHERE proposal_id = ?'),
+    listApplying: db.prepare("SELECT * FROM commits WHERE state = 'applying'"),
+    getReceipt: db.prepare('SELECT * FROM receipts WHERE id = ?'),
+    getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
+    getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
+    getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
+    getData: db.prepare('SELECT value FROM data WHERE key = ?'),
+    listData: db.prepare('SELECT key, value FROM data WHERE key >= ? ORDER BY key'),
+  };
+}
+
+function prepareWriter(db: Database.Database) {
+  return {
+    ...prepareReader(db),
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    putProposal: db.prepare(
+      'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
+    ),
+    // §6.3: the reservation and the cap check are one statement.
+    reserve: db.prepare(
+      `INSERT INTO spend (block_id, total) VALUES (@id, @amount)
+       ON CONFLICT (block_id) DO UPDATE SET total = total + @amount
+       WHERE total + @amount <= @max`,
+    ),
+    release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
+    insertCommit: db.prepare(
+      `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto)
+       VALUES (?, 'applying', ?, ?, ?, ?, ?)`,
+    ),
+    finishCommit: db.prepare(
+      "UPDATE commits SET state = 'done', receipt = ? WHERE proposal_id = ?",
+    ),
+    deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
+    insertReceipt: db.prepare(
+      'INSERT INTO receipts (id, receipt, action, holder, principal, undo) VALUES (?, ?, ?, ?, ?, NULL)',
+    ),
+    setUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
+    clearUndoing: db.prepare(
+      `UPDATE receipts SET undo = NULL WHERE id = ? AND json_extract(undo, '$.state') = 'undoing'`,
+    ),
+    insertAuto: db.prepare(
+      'INSERT INTO autos (key, frame_id, until, proposal_id, reply) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertAutoIfAbsent: db.prepare(
+      `INSERT INTO autos (key, frame_id, until, proposal_id, reply) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, frame_id) DO NOTHING`,
+    ),
+    deleteAutosOf: db.prepare('DELETE FROM autos WHERE proposal_id = ?'),
+    putHandle: db.prepare(
+      'INSERT OR REPLACE INTO handles (id, holder, remainder, expires_at) VALUES (?, ?, ?, ?)',
+    ),
+    putData: db.prepare('INSERT OR REPLACE INTO data (key, value) VALUES (?, ?)'),
+    deleteData: db.prepare('DELETE FROM data WHERE key = ?'),
+    sweepProposals: db.prepare(
+      'DELETE FROM proposals WHERE expires < ? AND id NOT IN (SELECT proposal_id FROM commits)',
+    ),
+    sweepHandles: db.prepare('DELETE FROM handles WHERE expires_at < ?'),
+    sweepAutos: db.prepare('DELETE FROM autos WHERE until < ?'),
+  };
+}

@@ -1,0 +1,177 @@
+import type { FinalReplyBody, JsonValue, Proposal, Receipt, Remainder } from '@parley/protocol';
+
+/**
+ * The Store port (ARCHITECTURE.md "State"): everything a service must remember across restarts
+ * and across processes. Each method is one atomic step the spec requires; implementations make
+ * each one a single transaction.
+ */
+
+/** A proposal as the service keeps it (§4.4: who may commit it). */
+export type StoredProposal = {
+  proposal: Proposal;
+  /** What `apply` receives: the service's own description of the work, JSON. */
+  action: JsonValue;
+  /** The key whose verified proof was on the INTENT; null for an anonymous INTENT (§4.4). */
+  holder: string | null;
+  /** The principal of the grant that authorized the INTENT, if one did (§4.4). */
+  principal: string | null;
+  createdAt: number;
+};
+
+/** A cost reserved against one spend block (§6.3). */
+export type Reservation = { blockId: string; amount: number };
+
+/** A spend cap to check and reserve against, atomically with the commit (§6.3). */
+export type SpendCap = { blockId: string; max: number };
+
+/** §4.3.1: the replay memory key of an auto INTENT, and how long it must be kept. */
+export type AutoKey = { key: string; frameId: string; until: number };
+
+/** The start of a commit: who commits, what it costs, and the caps it must fit under. */
+export type CommitStart = {
+  proposalId: string;
+  holder: string;
+  principal: string;
+  startedAt: number;
+  /** The cost amount in minor units; 0 when the proposal is free. */
+  amount: number;
+  caps: SpendCap[];
+  /** Set when this commit is an auto-commit (§4.3.1). */
+  auto?: AutoKey;
+};
+
+/** `applying` until the receipt is written; a crash in between leaves the commit in doubt. */
+export type CommitState = 'applying' | 'done';
+
+/** A commit record: what makes COMMIT idempotent (§4.4). */
+export type CommitRecord = {
+  proposalId: string;
+  state: CommitState;
+  holder: string;
+  principal: string;
+  startedAt: number;
+  reserved: Reservation[];
+  auto: boolean;
+  /** Set once state is `done`. */
+  receipt: Receipt | null;
+};
+
+/** The outcome of beginning a commit. */
+export type CommitBegin =
+  | { kind: 'started' }
+  /** Already committed or being committed: never execute again (§4.4). */
+  | { kind: 'exists'; record: CommitRecord }
+  /** A spend cap would be exceeded (§6.3); nothing was reserved. */
+  | { kind: 'over_limit'; blockId: string }
+  /** The auto frame was seen before (§4.3.1); nothing was reserved. */
+  | { kind: 'auto_seen'; record: AutoRecord };
+
+/** A begin outcome other than `started`: what a transaction returns when it did not run. */
+export type Settled<B extends { kind: string }> = Exclude<B, { kind: 'started' }>;
+
+/** A receipt as the service keeps it, with its undo state (§4.5). */
+export type ReceiptRecord = {
+  receipt: Receipt;
+  action: JsonValue;
+  holder: string;
+  principal: string;
+  /** For a commit receipt: null until an UNDO starts. Undo receipts are never undone. */
+  undo: UndoState | null;
+};
+
+export type UndoState =
+  | { state: 'undoing'; startedAt: number }
+  | { state: 'undone'; reversal: Receipt };
+
+/** The outcome of beginning an UNDO. */
+export type UndoBegin =
+  | { kind: 'started' }
+  | { kind: 'undone'; reversal: Receipt }
+  | { kind: 'undoing' };
+
+/** §4.3.1: what a repeat of an auto frame is answered with. */
+export type AutoRecord = AutoKey & {
+  /** The auto-committed proposal, whose receipt answers a repeat. */
+  proposalId: string | null;
+  /** The original reply when the INTENT did not commit. */
+  reply: FinalReplyBody | null;
+};
+
+/** §4.6: a handle, bound to the holder key when the request carried a verified proof. */
+export type HandleRecord = {
+  id: string;
+  holder: string | null;
+  remainder: Remainder;
+  expiresAt: number;
+};
+
+/** Key-value access to the service's own data (keys are strings, values JSON). */
+export interface DataAccess {
+  get(key: string): Promise<JsonValue | undefined>;
+  put(key: string, value: JsonValue): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Entries whose key starts with `prefix`, in key order. */
+  list(prefix: string): Promise<[string, JsonValue][]>;
+}
+
+export interface Store {
+  putProposals(records: StoredProposal[]): Promise<void>;
+  getProposal(id: string): Promise<StoredProposal | undefined>;
+
+  /**
+   * One transaction: if the auto key was seen, `auto_seen`; if the proposal has a commit
+   * record, `exists`; if `amount` would push any cap's total over its max, `over_limit`;
+   * otherwise reserve `amount` on every cap, write the commit record (`applying`) and the auto
+   * record, and answer `started`.
+   */
+  beginCommit(start: CommitStart): Promise<CommitBegin>;
+  /** Marks the commit done with its receipt, and records the receipt for UNDO. */
+  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void>;
+  /** The apply failed: deletes the commit and auto records and releases the reservations. */
+  abandonCommit(proposalId: string): Promise<void>;
+  /**
+   * begin, `apply`, finish in one transaction: the service's data writes through `apply`'s
+   * DataAccess commit together with the commit record or not at all. If `apply` throws, nothing
+   * is kept and the error is rethrown.
+   */
+  commitInTransaction(
+    start: CommitStart,
+    apply: (data: DataAccess) => Promise<{ receipt: Receipt; action: JsonValue }>,
+  ): Promise<Settled<CommitBegin> | { kind: 'done'; record: CommitRecord }>;
+  getCommit(proposalId: string): Promise<CommitRecord | undefined>;
+  /** Commits left `applying`: in progress here or elsewhere, or in doubt after a crash. */
+  listApplying(): Promise<CommitRecord[]>;
+
+  getReceipt(id: string): Promise<ReceiptRecord | undefined>;
+  /** One transaction: `undone` with the reversal, `undoing`, or marks it undoing (`started`). */
+  beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin>;
+  /** Records the reversal receipt (itself a receipt record, never undoable). */
+  finishUndo(receiptId: string, reversal: Receipt): Promise<void>;
+  /** The revert failed: the receipt is undoable again. */
+  abandonUndo(receiptId: string): Promise<void>;
+  /** begin, `revert`, finish in one transaction, like commitInTransaction. */
+  undoInTransaction(
+    receiptId: string,
+    startedAt: number,
+    revert: (data: DataAccess) => Promise<Receipt>,
+  ): Promise<Settled<UndoBegin> | { kind: 'done'; reversal: Receipt }>;
+
+  getAuto(key: string, frameId: string): Promise<AutoRecord | undefined>;
+  /** Records an auto reply unless the key is already there; returns the record kept. */
+  putAutoReply(record: AutoRecord): Promise<AutoRecord>;
+
+  putHandles(records: HandleRecord[]): Promise<void>;
+  getHandle(id: string): Promise<HandleRecord | undefined>;
+
+  /** Cumulative reserved spend of a block (§6.3). */
+  spentTotal(blockId: string): Promise<number>;
+
+  /** The service's own data, each call its own transaction. */
+  readonly data: DataAccess;
+  /** Several data operations as one transaction. */
+  withData<T>(work: (data: DataAccess) => Promise<T>): Promise<T>;
+
+  /** Deletes proposals, handles and auto records whose time has passed. */
+  sweep(now: number): Promise<void>;
+  close(): Promise<void>;
+}

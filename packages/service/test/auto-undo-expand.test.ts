@@ -1,0 +1,240 @@
+import {
+  type AnswerReply,
+  type Caveat,
+  type ProposalsReply,
+  publicKeyString,
+  type ReceiptReply,
+} from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../src/index.js';
+import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
+
+const { principal, agent, other, mallory } = await keys();
+const trust = [publicKeyString(principal), publicKeyString(mallory)];
+const base: Caveat[] = [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }];
+
+async function setup(caveats: Caveat[] = base) {
+  const clock = testClock();
+  const store = new MemoryStore();
+  const toy = toyService({ trust, clock: clock.now, store });
+  const token = await grant(principal, agent, caveats);
+  const signer = (ts = clock.now()) => ({ key: agent, grants: [token], ts });
+  return { ...toy, clock, store, token, signer };
+}
+
+const autoIntent = (params: Record<string, unknown>, id?: string) =>
+  ({
+    verb: 'INTENT',
+    capability: 'acme.buy',
+    params,
+    auto: true,
+    ...(id === undefined ? {} : { id }),
+  }) as never;
+
+describe('§4.3.1 auto-commit', () => {
+  it('commits the first proposal in one round trip when the grant authorizes it outright and it is undoable', async () => {
+    const s = await setup();
+    const { reply } = await send(s.service, await request(autoIntent({ amount: 100 }), s.signer()));
+    expect(reply).toMatchObject({
+      kind: 'RECEIPT',
+      auto: true,
+      receipt: { cost: { amount: 100 } },
+    });
+    expect(await s.store.data.list('bought/')).toHaveLength(1);
+  });
+
+  it('answers as without auto when the proposal is irreversible or needs consent', async () => {
+    const s = await setup([...base, { per: { max: 50, currency: 'USD' } }]);
+    const irreversible = await send(
+      s.service,
+      await request(autoIntent({ amount: 10, undoable: false }), s.signer()),
+    );
+    expect(irreversible.reply.kind).toBe('PROPOSALS');
+    const costly = await send(s.service, await request(autoIntent({ amount: 100 }), s.signer()));
+    expect(costly.reply.kind).toBe('PROPOSALS');
+    expect(await s.store.data.list('bought/')).toEqual([]);
+  });
+
+  it('a repeated auto frame is answered from the replay memory with replay: true, never committed twice', async () => {
+    const s = await setup();
+    const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-1'), s.signer());
+    const first = (await send(s.service, frame)).reply as ReceiptReply;
+    s.clock.advance(200);
+    const again = (await send(s.service, frame)).reply as ReceiptReply;
+    expect(again).toMatchObject({
+      kind: 'RECEIPT',
+      auto: true,
+      replay: true,
+      receipt: first.receipt,
+    });
+    expect(await s.store.data.list('bought/')).toHaveLength(1);
+  });
+
+  it('remembers a non-committing auto reply too', async () => {
+    const s = await setup([...base, { per: { max: 50, currency: 'USD' } }]);
+    const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-2'), s.signer());
+    const first = (await send(s.service, frame)).reply as ProposalsReply;
+    const again = (await send(s.service, frame)).reply as ProposalsReply;
+    expect(again.proposals).toEqual(first.proposals);
+  });
+
+  it('the memory is kept per proof key: another agent with the same frame id is a new request', async () => {
+    const s = await setup();
+    await send(s.service, await request(autoIntent({ amount: 1 }, 'shared-id'), s.signer()));
+    const otherToken = await grant(principal, other, base);
+    const second = (
+      await send(
+        s.service,
+        await request(autoIntent({ amount: 2 }, 'shared-id'), {
+          key: other,
+          grants: [otherToken],
+          ts: T0,
+        }),
+      )
+    ).reply;
+    expect(second).toMatchObject({ kind: 'RECEIPT', auto: true });
+    expect((second as ReceiptReply).replay).toBeUndefined();
+    expect(await s.store.data.list('bought/')).toHaveLength(2);
+  });
+
+  it('§6.5: the auto proof target binds the frame id', async () => {
+    const s = await setup();
+    const frame = await request(autoIntent({ amount: 1 }, 'frame-a'), s.signer());
+    const moved = { ...frame, id: 'frame-b' };
+    expect((await send(s.service, moved)).reply).toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('§4.5 UNDO', () => {
+  async function committed() {
+    const s = await setup();
+    const { reply } = await send(s.service, await request(autoIntent({ amount: 100 }), s.signer()));
+    const receipt = (reply as ReceiptReply).receipt;
+    const undo = async (signer = s.signer()) =>
+      (await send(s.service, await request({ verb: 'UNDO', receipt: receipt.id }, signer))).reply;
+    return { ...s, receipt, undo };
+  }
+
+  it('reverses within the window; a repeat returns the original reversal with replay: true', async () => {
+    const s = await committed();
+    const first = (await s.undo()) as ReceiptReply;
+    expect(first).toMatchObject({
+      kind: 'RECEIPT',
+      receipt: { undoes: s.receipt.id, undo: null, result: { refunded: { amount: 100 } } },
+    });
+    expect(await s.store.data.list('bought/')).toEqual([]);
+    const again = (await s.undo()) as ReceiptReply;
+    expect(again).toMatchObject({ replay: true, receipt: first.receipt });
+  });
+
+  it('after the window it is expired', async () => {
+    const s = await committed();
+    s.clock.advance(3601);
+    expect(await s.undo()).toMatchObject({ code: 'expired' });
+  });
+
+  it('needs a grant rooted in the same principal, with can covering the receipt capability', async () => {
+    const s = await committed();
+    const malloryToken = await grant(mallory, agent, base);
+    expect(await s.undo({ key: agent, grants: [malloryToken], ts: T0 })).toMatchObject({
+      code: 'forbidden',
+    });
+    const narrow = await grant(principal, agent, [{ svc: [SERVICE_ID] }, { can: ['acme.echo'] }]);
+    expect(await s.undo({ key: agent, grants: [narrow], ts: T0 })).toMatchObject({
+      code: 'forbidden',
+    });
+    // Another agent of the same principal may undo.
+    const otherToken = await grant(principal, other, base);
+    expect(await s.undo({ key: other, grants: [otherToken], ts: T0 })).toMatchObject({
+      kind: 'RECEIPT',
+    });
+  });
+
+  it('an unknown receipt is not_found; an undo receipt cannot be undone', async () => {
+    const s = await committed();
+    const reversal = (await s.undo()) as ReceiptReply;
+    const bad = (
+      await send(s.service, await request({ verb: 'UNDO', receipt: 'r_nope' }, s.signer()))
+    ).reply;
+    expect(bad).toMatchObject({ code: 'not_found' });
+    const undoUndo = (
+      await send(
+        s.service,
+        await request({ verb: 'UNDO', receipt: reversal.receipt.id }, s.signer()),
+      )
+    ).reply;
+    expect(undoUndo).toMatchObject({ code: 'expired' });
+  });
+});
+
+describe('§4.6 EXPAND', () => {
+  it('returns the next slice and a further More until everything was read', async () => {
+    const s = await setup();
+    const first = (
+      await send(
+        s.service,
+        await request({ verb: 'ASK', capability: 'acme.list', params: { count: 60 }, budget: 150 }),
+      )
+    ).reply as AnswerReply;
+    const rows = [...(first.data as { rows: unknown[] }).rows];
+    let more = first.more?.[0];
+    let guard = 0;
+    while (more !== undefined && guard++ < 50) {
+      const next = (
+        await send(s.service, await request({ verb: 'EXPAND', handle: more.handle, budget: 150 }))
+      ).reply as AnswerReply;
+      expect(next.kind).toBe('ANSWER');
+      rows.push(...(next.data as { items: unknown[] }).items);
+      more = next.more?.[0];
+    }
+    expect(rows).toHaveLength(60);
+    expect(rows[59]).toEqual({ n: 59, word: 'item-59' });
+  });
+
+  it('a handle made for a proven request expands only with a proof from the same key', async () => {
+    const s = await setup();
+    const asked = (
+      await send(
+        s.service,
+        await request(
+          { verb: 'ASK', capability: 'acme.list', params: {}, budget: 100 },
+          { key: agent, ts: T0 },
+        ),
+      )
+    ).reply as AnswerReply;
+    const handle = asked.more?.[0]?.handle ?? '';
+    expect((await send(s.service, await request({ verb: 'EXPAND', handle }))).reply).toMatchObject({
+      code: 'unauthorized',
+    });
+    expect(
+      (await send(s.service, await request({ verb: 'EXPAND', handle }, { key: other, ts: T0 })))
+        .reply,
+    ).toMatchObject({ code: 'forbidden' });
+    expect(
+      (await send(s.service, await request({ verb: 'EXPAND', handle }, { key: agent, ts: T0 })))
+        .reply.kind,
+    ).toBe('ANSWER');
+  });
+
+  it('handles live at least 10 minutes, then expire', async () => {
+    const s = await setup();
+    const asked = (
+      await send(
+        s.service,
+        await request({ verb: 'ASK', capability: 'acme.list', params: {}, budget: 100 }),
+      )
+    ).reply as AnswerReply;
+    const handle = asked.more?.[0]?.handle ?? '';
+    s.clock.advance(600);
+    expect((await send(s.service, await request({ verb: 'EXPAND', handle }))).reply.kind).toBe(
+      'ANSWER',
+    );
+    s.clock.advance(3600);
+    expect((await send(s.service, await request({ verb: 'EXPAND', handle }))).reply).toMatchObject({
+      code: 'expired',
+    });
+    expect(
+      (await send(s.service, await request({ verb: 'EXPAND', handle: 'h_unknown' }))).reply,
+    ).toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,155 @@
+import {
+  type AnswerReply,
+  type BriefReply,
+  estimateTokens,
+  publicKeyString,
+  renderLens,
+} from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
+
+describe('§4.1 HELLO', async () => {
+  const { principal } = await keys();
+  const { service } = toyService({ trust: [publicKeyString(principal)], clock: testClock().now });
+
+  it('answers a BRIEF listing every capability with params, kind and risk', async () => {
+    const { reply } = await send(service, {
+      parley: 1,
+      id: '1',
+      verb: 'HELLO',
+      agent: { name: 'test' },
+    });
+    const brief = reply as BriefReply;
+    expect(brief.kind).toBe('BRIEF');
+    expect(brief.service).toEqual({
+      id: SERVICE_ID,
+      name: 'Acme',
+      summary: 'A toy service for tests.',
+    });
+    expect(brief.capabilities.map((c) => [c.name, c.kind])).toEqual([
+      ['acme.echo', 'ask'],
+      ['acme.list', 'ask'],
+      ['acme.buy', 'intent'],
+      ['acme.send', 'intent'],
+    ]);
+    expect(brief.capabilities[2]).toMatchObject({ risk: 'low', params: { amount: 'int' } });
+    expect(brief.more).toBeUndefined();
+  });
+
+  it('§4.1, §8: a small budget omits params behind a More handle that expands to the full list', async () => {
+    const full = (await send(service, { parley: 1, id: '1', verb: 'HELLO' })).reply as BriefReply;
+    const small = (await send(service, { parley: 1, id: '2', verb: 'HELLO', budget: 60 }))
+      .reply as BriefReply;
+    expect(small.capabilities.every((c) => c.params === undefined)).toBe(true);
+    expect(small.more).toHaveLength(1);
+    const more = small.more?.[0];
+    expect(more).toMatchObject({ path: 'capabilities', remaining: 4 });
+    const expanded = (
+      await send(service, {
+        parley: 1,
+        id: '3',
+        verb: 'EXPAND',
+        handle: more?.handle,
+        budget: 5000,
+      })
+    ).reply as AnswerReply;
+    expect(expanded.data).toEqual({ items: full.capabilities });
+  });
+
+  it('§4.1: a tiny budget keeps at least one capability and stays as small as it can', async () => {
+    const tiny = (await send(service, { parley: 1, id: '4', verb: 'HELLO', budget: 5 }))
+      .reply as BriefReply;
+    expect(tiny.capabilities.length).toBeGreaterThanOrEqual(1);
+    expect(tiny.more?.[0]?.path).toBe('capabilities');
+  });
+});
+
+describe('§4.2 ASK', async () => {
+  const { principal, agent } = await keys();
+  const trust = [publicKeyString(principal)];
+  const clock = testClock();
+  const { service } = toyService({ trust, clock: clock.now });
+
+  it('answers with the data, without a grant by default', async () => {
+    const { reply } = await send(
+      service,
+      await request({ verb: 'ASK', capability: 'acme.echo', params: { text: 'hi', n: 2 } }),
+    );
+    expect(reply).toMatchObject({ kind: 'ANSWER', data: { echo: { text: 'hi', n: 2 } } });
+  });
+
+  it('§7: an unknown capability is unknown_capability with a did-you-mean fix', async () => {
+    const { reply } = await send(
+      service,
+      await request({ verb: 'ASK', capability: 'acme.ecko', params: {} }),
+    );
+    expect(reply).toMatchObject({
+      kind: 'ERROR',
+      code: 'unknown_capability',
+      fix: [{ say: 'use acme.echo' }],
+    });
+  });
+
+  it('§7: ASK of an intent capability names the right verb', async () => {
+    const { reply } = await send(
+      service,
+      await request({ verb: 'ASK', capability: 'acme.buy', params: {} }),
+    );
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'unknown_capability' });
+  });
+
+  it('§8: fits the answer to the budget with a More handle', async () => {
+    const { reply } = await send(
+      service,
+      await request({ verb: 'ASK', capability: 'acme.list', params: {}, budget: 200 }),
+    );
+    const answer = reply as AnswerReply;
+    expect(estimateTokens(renderLens(answer))).toBeLessThanOrEqual(200);
+    expect(answer.more?.[0]).toMatchObject({ path: 'data.rows' });
+  });
+
+  it('§3: reads can require grants, and then refuse requests without one', async () => {
+    const guarded = toyService({ trust, clock: clock.now, requireGrants: { ask: true } }).service;
+    const bare = await send(
+      guarded,
+      await request({ verb: 'ASK', capability: 'acme.echo', params: { text: 'x' } }),
+    );
+    expect(bare.reply).toMatchObject({ kind: 'ERROR', code: 'unauthorized' });
+    const token = await grant(principal, agent, [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }]);
+    const ok = await send(
+      guarded,
+      await request(
+        { verb: 'ASK', capability: 'acme.echo', params: { text: 'x' } },
+        { key: agent, grants: [token], ts: T0 },
+      ),
+    );
+    expect(ok.reply.kind).toBe('ANSWER');
+    const narrow = await grant(principal, agent, [{ svc: [SERVICE_ID] }, { can: ['acme.list'] }]);
+    const refused = await send(
+      guarded,
+      await request(
+        { verb: 'ASK', capability: 'acme.echo', params: { text: 'x' } },
+        { key: agent, grants: [narrow], ts: T0 },
+      ),
+    );
+    expect(refused.reply).toMatchObject({
+      kind: 'ERROR',
+      code: 'forbidden',
+      need: [{ can: ['acme.list'] }],
+    });
+  });
+
+  it('§6.5: a request whose proof does not verify is unauthorized', async () => {
+    const req = await request(
+      { verb: 'ASK', capability: 'acme.echo', params: { text: 'x' } },
+      { key: agent, ts: T0 - 301 },
+    );
+    expect((await send(service, req)).reply).toMatchObject({ code: 'unauthorized' });
+    const forged = await request(
+      { verb: 'ASK', capability: 'acme.echo', params: { text: 'x' } },
+      { key: agent, ts: T0 },
+    );
+    if (forged.proof !== undefined) forged.proof.key = publicKeyString(principal);
+    expect((await send(service, forged)).reply).toMatchObject({ code: 'unauthorized' });
+  });
+});

@@ -1,0 +1,267 @@
+import {
+  type Caveat,
+  consentGrant,
+  type ErrorReply,
+  encodeGrant,
+  hashProposal,
+  type ProposalsReply,
+  publicKeyString,
+  type ReceiptReply,
+} from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../src/index.js';
+import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
+
+const { principal, agent, other, mallory } = await keys();
+const trust = [publicKeyString(principal), publicKeyString(mallory)];
+const base: Caveat[] = [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }];
+
+async function setup(caveats: Caveat[] = base) {
+  const clock = testClock();
+  const store = new MemoryStore();
+  const toy = toyService({ trust, clock: clock.now, store });
+  const token = await grant(principal, agent, caveats);
+  const signer = (ts = clock.now()) => ({ key: agent, grants: [token], ts });
+  const propose = async (params: Record<string, unknown>) => {
+    const { reply } = await send(
+      toy.service,
+      await request({ verb: 'INTENT', capability: 'acme.buy', params }, signer()),
+    );
+    return reply as ProposalsReply;
+  };
+  const commit = async (id: string, hash: string, s = signer()) =>
+    (await send(toy.service, await request({ verb: 'COMMIT', proposal: id, hash }, s))).reply;
+  return { ...toy, clock, store, token, signer, propose, commit };
+}
+
+describe('§4.3 INTENT', () => {
+  it('answers PROPOSALS with hashes over everything but data (§5.1), and changes nothing', async () => {
+    const { propose, store } = await setup();
+    const reply = await propose({ amount: 500, alternatives: 2 });
+    expect(reply.kind).toBe('PROPOSALS');
+    expect(reply.proposals).toHaveLength(2);
+    for (const p of reply.proposals) {
+      expect(p.hash).toBe(hashProposal(p));
+      expect(p.expires % 60).toBe(0);
+      expect(p.expires).toBeGreaterThan(T0);
+    }
+    expect(await store.data.list('bought/')).toEqual([]);
+  });
+
+  it('§7: params are validated against the compact schema', async () => {
+    const { service } = await setup();
+    const { reply } = await send(
+      service,
+      await request({ verb: 'INTENT', capability: 'acme.buy', params: { amont: 5 } }),
+    );
+    expect(reply).toMatchObject({
+      code: 'invalid_params',
+      fix: [{ params: { amont: null, amount: 5 } }],
+    });
+  });
+});
+
+describe('§4.4 COMMIT', () => {
+  it('commits exactly once; a retry returns the original receipt with replay: true', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 500 })).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const first = (await s.commit(p.id, p.hash)) as ReceiptReply;
+    expect(first).toMatchObject({
+      kind: 'RECEIPT',
+      receipt: { proposal: p.id, cost: p.cost, effects: p.effects, undo: { until: T0 + 3600 } },
+    });
+    expect(first.replay).toBeUndefined();
+    const again = (await s.commit(p.id, p.hash)) as ReceiptReply;
+    expect(again).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: first.receipt });
+    expect(await s.store.data.list('bought/')).toHaveLength(1);
+  });
+
+  it('emits EVENTs from apply before the final reply', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    const { reply, events } = await send(
+      s.service,
+      await request({ verb: 'COMMIT', proposal: p?.id ?? '', hash: p?.hash ?? '' }, s.signer()),
+    );
+    expect(reply.kind).toBe('RECEIPT');
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'EVENT', message: 'charging', progress: 0.5, re: reply.re }),
+    ]);
+  });
+
+  it('a hash mismatch is conflict and does not reveal the hash', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    const reply = (await s.commit(p?.id ?? '', 'wrong-hash')) as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'conflict' });
+    expect(JSON.stringify(reply)).not.toContain(p?.hash ?? '');
+  });
+
+  it('only the holder whose proof was on the INTENT may commit', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    const otherToken = await grant(principal, other, base);
+    const reply = await s.commit(p?.id ?? '', p?.hash ?? '', {
+      key: other,
+      grants: [otherToken],
+      ts: T0,
+    });
+    expect(reply).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('only with a grant from the principal of the INTENT', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    const malloryToken = await grant(mallory, agent, base);
+    const reply = await s.commit(p?.id ?? '', p?.hash ?? '', {
+      key: agent,
+      grants: [malloryToken],
+      ts: T0,
+    });
+    expect(reply).toMatchObject({ code: 'forbidden' });
+    expect(await s.store.data.list('bought/')).toEqual([]);
+  });
+
+  it('a proposal from an anonymous INTENT can never be committed', async () => {
+    const s = await setup();
+    const anon = (
+      await send(
+        s.service,
+        await request({ verb: 'INTENT', capability: 'acme.buy', params: { amount: 5 } }),
+      )
+    ).reply as ProposalsReply;
+    const [p] = anon.proposals;
+    expect(await s.commit(p?.id ?? '', p?.hash ?? '')).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('needs grants and a proof', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    const bare = (
+      await send(
+        s.service,
+        await request({ verb: 'COMMIT', proposal: p?.id ?? '', hash: p?.hash ?? '' }),
+      )
+    ).reply;
+    expect(bare).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('an expired proposal is expired; an unknown one not_found', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    s.clock.set((p?.expires ?? 0) + 1);
+    expect(await s.commit(p?.id ?? '', p?.hash ?? '')).toMatchObject({ code: 'expired' });
+    expect(await s.commit('p_nope', 'h')).toMatchObject({ code: 'not_found' });
+  });
+
+  it('§6.6: over a per or risk caveat it is consent_required with the consent object; the consent grant then commits', async () => {
+    const s = await setup([...base, { per: { max: 1000, currency: 'USD' } }, { risk: 'low' }]);
+    const [p] = (await s.propose({ amount: 5000 })).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const refused = (await s.commit(p.id, p.hash)) as ErrorReply;
+    expect(refused).toMatchObject({
+      code: 'consent_required',
+      consent: {
+        proposal: p.id,
+        hash: p.hash,
+        service: SERVICE_ID,
+        capability: 'acme.buy',
+        principal: publicKeyString(principal),
+        summary: p.summary,
+        expires: p.expires,
+      },
+    });
+    if (refused.consent === undefined) throw new Error('no consent');
+    const consent = encodeGrant(
+      await consentGrant(principal, refused.consent, publicKeyString(agent), { iat: T0 }),
+    );
+    const ok = await s.commit(p.id, p.hash, { key: agent, grants: [s.token, consent], ts: T0 });
+    expect(ok).toMatchObject({ kind: 'RECEIPT' });
+    // §4.4: a replay with the ordinary grant alone is not turned into a consent prompt.
+    expect(await s.commit(p.id, p.hash)).toMatchObject({ kind: 'RECEIPT', replay: true });
+  });
+
+  it('§4.4: another principal cannot read the receipt through a replay', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    await s.commit(p?.id ?? '', p?.hash ?? '');
+    const malloryToken = await grant(mallory, agent, base);
+    const replay = await s.commit(p?.id ?? '', p?.hash ?? '', {
+      key: agent,
+      grants: [malloryToken],
+      ts: T0,
+    });
+    expect(replay).toMatchObject({ kind: 'ERROR', code: 'forbidden' });
+  });
+
+  it('a failing apply leaves nothing written and releases the reservation', async () => {
+    const s = await setup([...base, { spend: { max: 100, currency: 'USD' } }]);
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'INTENT', capability: 'acme.send', params: { to: 'bo' } }, s.signer()),
+    );
+    const [p] = (reply as ProposalsReply).proposals;
+    s.outside.failNext = true;
+    expect(await s.commit(p?.id ?? '', p?.hash ?? '')).toMatchObject({
+      code: 'internal',
+      message: 'the service failed to handle this request',
+    });
+    expect(await s.store.getCommit(p?.id ?? '')).toBeUndefined();
+    expect(await s.commit(p?.id ?? '', p?.hash ?? '')).toMatchObject({ kind: 'RECEIPT' });
+    expect(s.outside.sent).toEqual(['bo']);
+  });
+
+  it('§4.4: a commit in doubt (applying, not running here) is never executed again', async () => {
+    const s = await setup();
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'INTENT', capability: 'acme.send', params: { to: 'al' } }, s.signer()),
+    );
+    const [p] = (reply as ProposalsReply).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    // A crashed instance left this commit applying.
+    await s.store.beginCommit({
+      proposalId: p.id,
+      holder: publicKeyString(agent),
+      principal: publicKeyString(principal),
+      startedAt: T0,
+      amount: 0,
+      caps: [],
+    });
+    expect(await s.commit(p.id, p.hash)).toMatchObject({ code: 'unavailable' });
+    expect(s.outside.sent).toEqual([]);
+    expect((await s.service.listInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
+    const receipt = await s.service.resolveCommit(p.id, {
+      applied: true,
+      result: { sent: 'by hand' },
+    });
+    expect(await s.commit(p.id, p.hash)).toMatchObject({
+      kind: 'RECEIPT',
+      replay: true,
+      receipt: { id: receipt?.id, result: { sent: 'by hand' } },
+    });
+    expect(s.outside.sent).toEqual([]);
+  });
+
+  it('§4.4: concurrent COMMITs of one proposal execute it once', async () => {
+    const s = await setup();
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'INTENT', capability: 'acme.send', params: { to: 'cy' } }, s.signer()),
+    );
+    const [p] = (reply as ProposalsReply).proposals;
+    let open: () => void = () => {};
+    s.outside.hold = new Promise((resolve) => {
+      open = resolve;
+    });
+    const pending = Array.from({ length: 5 }, () => s.commit(p?.id ?? '', p?.hash ?? ''));
+    await new Promise((r) => setTimeout(r, 20));
+    open();
+    const replies = (await Promise.all(pending)) as ReceiptReply[];
+    expect(replies.every((r) => r.kind === 'RECEIPT')).toBe(true);
+    expect(new Set(replies.map((r) => r.receipt.id)).size).toBe(1);
+    expect(replies.filter((r) => r.replay === true)).toHaveLength(4);
+    expect(s.outside.sent).toEqual(['cy']);
+  });
+});
