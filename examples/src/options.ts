@@ -1,4 +1,4 @@
-import type { Store } from '@parley/service';
+import { defineService, type Service, type Store } from '@parley/service';
 
 /** What every example service takes. */
 export type ExampleOptions = {
@@ -12,3 +12,18 @@ export type ExampleOptions = {
   requireGrantsForReads?: boolean;
   log?: (message: string, error: unknown) => void;
 };
+
+/** An example's service with its identity and the caller's options. */
+export function defineExample(
+  identity: { id: string; name: string; summary: string },
+  options: ExampleOptions,
+): Service {
+  return defineService({
+    ...identity,
+    trust: options.trust,
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+    requireGrants: { ask: options.requireGrantsForReads ?? false },
+  });
+}

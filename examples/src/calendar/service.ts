@@ -3,12 +3,11 @@ import {
   clarify,
   type DataAccess,
   dateTimeSeconds,
-  defineService,
   didYouMean,
   type PlanContext,
   type Service,
 } from '@parley/service';
-import type { ExampleOptions } from '../options.js';
+import { defineExample, type ExampleOptions } from '../options.js';
 import {
   type CalendarEvent,
   clash,
@@ -34,16 +33,14 @@ const when = (s: number): string => {
 
 /** The example calendar (cal.example.com): find meetings, move one, undo the move. */
 export async function createCalendarService(options: ExampleOptions): Promise<Service> {
-  const service = defineService({
-    id: CALENDAR_ID,
-    name: 'Example Calendar',
-    summary: 'Your calendar. Find meetings and move them.',
-    trust: options.trust,
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.log === undefined ? {} : { log: options.log }),
-    requireGrants: { ask: options.requireGrantsForReads ?? false },
-  });
+  const service = defineExample(
+    {
+      id: CALENDAR_ID,
+      name: 'Example Calendar',
+      summary: 'Your calendar. Find meetings and move them.',
+    },
+    options,
+  );
   const now = options.clock ?? (() => Math.floor(Date.now() / 1000));
   await service.store.withData((data) => seedCalendar(data, now()));
 

@@ -7,14 +7,8 @@ import {
   randomBytes,
   renderMoney,
 } from '@parley/protocol';
-import {
-  type DataAccess,
-  defineService,
-  didYouMean,
-  type ProposalDraft,
-  type Service,
-} from '@parley/service';
-import type { ExampleOptions } from '../options.js';
+import { type DataAccess, didYouMean, type ProposalDraft, type Service } from '@parley/service';
+import { defineExample, type ExampleOptions } from '../options.js';
 import { type Item, itemKey, listItems, seedCatalog } from './catalog.js';
 
 export const SHOP_ID = 'shop.example';
@@ -36,16 +30,10 @@ const money = (amount: number): Money => ({ amount, currency: CURRENCY });
 
 /** The example shop (shop.example): search a 60-item catalog, order with standard or express. */
 export async function createShopService(options: ExampleOptions): Promise<Service> {
-  const service = defineService({
-    id: SHOP_ID,
-    name: 'Example Shop',
-    summary: 'Gadgets and desk gear, delivered.',
-    trust: options.trust,
-    ...(options.store === undefined ? {} : { store: options.store }),
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.log === undefined ? {} : { log: options.log }),
-    requireGrants: { ask: options.requireGrantsForReads ?? false },
-  });
+  const service = defineExample(
+    { id: SHOP_ID, name: 'Example Shop', summary: 'Gadgets and desk gear, delivered.' },
+    options,
+  );
   await service.store.withData((data) => seedCatalog(data));
 
   service.ask('shop.search', {

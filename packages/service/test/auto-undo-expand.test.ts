@@ -6,21 +6,13 @@ import {
   type ReceiptReply,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../src/index.js';
-import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
+import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
 
 const { principal, agent, other, mallory } = await keys();
 const trust = [publicKeyString(principal), publicKeyString(mallory)];
-const base: Caveat[] = [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }];
 
-async function setup(caveats: Caveat[] = base) {
-  const clock = testClock();
-  const store = new MemoryStore();
-  const toy = toyService({ trust, clock: clock.now, store });
-  const token = await grant(principal, agent, caveats);
-  const signer = (ts = clock.now()) => ({ key: agent, grants: [token], ts });
-  return { ...toy, clock, store, token, signer };
-}
+const setup = (caveats: Caveat[] = BASE_CAVEATS) =>
+  agentSetup({ principal, agent, trust, caveats });
 
 const autoIntent = (params: Record<string, unknown>, id?: string) =>
   ({
@@ -44,7 +36,7 @@ describe('§4.3.1 auto-commit', () => {
   });
 
   it('answers as without auto when the proposal is irreversible or needs consent', async () => {
-    const s = await setup([...base, { per: { max: 50, currency: 'USD' } }]);
+    const s = await setup([...BASE_CAVEATS, { per: { max: 50, currency: 'USD' } }]);
     const irreversible = await send(
       s.service,
       await request(autoIntent({ amount: 10, undoable: false }), s.signer()),
@@ -71,7 +63,7 @@ describe('§4.3.1 auto-commit', () => {
   });
 
   it('remembers a non-committing auto reply too', async () => {
-    const s = await setup([...base, { per: { max: 50, currency: 'USD' } }]);
+    const s = await setup([...BASE_CAVEATS, { per: { max: 50, currency: 'USD' } }]);
     const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-2'), s.signer());
     const first = (await send(s.service, frame)).reply as ProposalsReply;
     const again = (await send(s.service, frame)).reply as ProposalsReply;
@@ -81,7 +73,7 @@ describe('§4.3.1 auto-commit', () => {
   it('the memory is kept per proof key: another agent with the same frame id is a new request', async () => {
     const s = await setup();
     await send(s.service, await request(autoIntent({ amount: 1 }, 'shared-id'), s.signer()));
-    const otherToken = await grant(principal, other, base);
+    const otherToken = await grant(principal, other, BASE_CAVEATS);
     const second = (
       await send(
         s.service,
@@ -135,7 +127,7 @@ describe('§4.5 UNDO', () => {
 
   it('needs a grant rooted in the same principal, with can covering the receipt capability', async () => {
     const s = await committed();
-    const malloryToken = await grant(mallory, agent, base);
+    const malloryToken = await grant(mallory, agent, BASE_CAVEATS);
     expect(await s.undo({ key: agent, grants: [malloryToken], ts: T0 })).toMatchObject({
       code: 'forbidden',
     });
@@ -144,7 +136,7 @@ describe('§4.5 UNDO', () => {
       code: 'forbidden',
     });
     // Another agent of the same principal may undo.
-    const otherToken = await grant(principal, other, base);
+    const otherToken = await grant(principal, other, BASE_CAVEATS);
     expect(await s.undo({ key: other, grants: [otherToken], ts: T0 })).toMatchObject({
       kind: 'RECEIPT',
     });

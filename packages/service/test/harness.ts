@@ -187,3 +187,24 @@ export function toyService(options: {
   });
   return { service, outside };
 }
+
+/** The grant every story starts from: this service, every capability. */
+export const BASE_CAVEATS: Caveat[] = [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }];
+
+/**
+ * A toy service on a MemoryStore trusting `trust`, with a moveable clock and an agent holding a
+ * grant from `principal` with these caveats; `signer()` signs the agent's requests with it.
+ */
+export async function agentSetup(options: {
+  principal: KeyPair;
+  agent: KeyPair;
+  trust: string[];
+  caveats?: Caveat[];
+}) {
+  const clock = testClock();
+  const store = new MemoryStore();
+  const toy = toyService({ trust: options.trust, clock: clock.now, store });
+  const token = await grant(options.principal, options.agent, options.caveats ?? BASE_CAVEATS);
+  const signer = (ts = clock.now()) => ({ key: options.agent, grants: [token], ts });
+  return { ...toy, clock, store, token, signer };
+}

@@ -9,29 +9,24 @@ import {
   type ReceiptReply,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../src/index.js';
-import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
+import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
 
 const { principal, agent, other, mallory } = await keys();
 const trust = [publicKeyString(principal), publicKeyString(mallory)];
-const base: Caveat[] = [{ svc: [SERVICE_ID] }, { can: ['acme.*'] }];
 
-async function setup(caveats: Caveat[] = base) {
-  const clock = testClock();
-  const store = new MemoryStore();
-  const toy = toyService({ trust, clock: clock.now, store });
-  const token = await grant(principal, agent, caveats);
-  const signer = (ts = clock.now()) => ({ key: agent, grants: [token], ts });
+async function setup(caveats: Caveat[] = BASE_CAVEATS) {
+  const s = await agentSetup({ principal, agent, trust, caveats });
+  const { service, signer } = s;
   const propose = async (params: Record<string, unknown>) => {
     const { reply } = await send(
-      toy.service,
+      service,
       await request({ verb: 'INTENT', capability: 'acme.buy', params }, signer()),
     );
     return reply as ProposalsReply;
   };
-  const commit = async (id: string, hash: string, s = signer()) =>
-    (await send(toy.service, await request({ verb: 'COMMIT', proposal: id, hash }, s))).reply;
-  return { ...toy, clock, store, token, signer, propose, commit };
+  const commit = async (id: string, hash: string, signed = signer()) =>
+    (await send(service, await request({ verb: 'COMMIT', proposal: id, hash }, signed))).reply;
+  return { ...s, propose, commit };
 }
 
 describe('§4.3 INTENT', () => {
@@ -101,7 +96,7 @@ describe('§4.4 COMMIT', () => {
   it('only the holder whose proof was on the INTENT may commit', async () => {
     const s = await setup();
     const [p] = (await s.propose({ amount: 5 })).proposals;
-    const otherToken = await grant(principal, other, base);
+    const otherToken = await grant(principal, other, BASE_CAVEATS);
     const reply = await s.commit(p?.id ?? '', p?.hash ?? '', {
       key: other,
       grants: [otherToken],
@@ -113,7 +108,7 @@ describe('§4.4 COMMIT', () => {
   it('only with a grant from the principal of the INTENT', async () => {
     const s = await setup();
     const [p] = (await s.propose({ amount: 5 })).proposals;
-    const malloryToken = await grant(mallory, agent, base);
+    const malloryToken = await grant(mallory, agent, BASE_CAVEATS);
     const reply = await s.commit(p?.id ?? '', p?.hash ?? '', {
       key: agent,
       grants: [malloryToken],
@@ -156,7 +151,11 @@ describe('§4.4 COMMIT', () => {
   });
 
   it('§6.6: over a per or risk caveat it is consent_required with the consent object; the consent grant then commits', async () => {
-    const s = await setup([...base, { per: { max: 1000, currency: 'USD' } }, { risk: 'low' }]);
+    const s = await setup([
+      ...BASE_CAVEATS,
+      { per: { max: 1000, currency: 'USD' } },
+      { risk: 'low' },
+    ]);
     const [p] = (await s.propose({ amount: 5000 })).proposals;
     if (p === undefined) throw new Error('no proposal');
     const refused = (await s.commit(p.id, p.hash)) as ErrorReply;
@@ -186,7 +185,7 @@ describe('§4.4 COMMIT', () => {
     const s = await setup();
     const [p] = (await s.propose({ amount: 5 })).proposals;
     await s.commit(p?.id ?? '', p?.hash ?? '');
-    const malloryToken = await grant(mallory, agent, base);
+    const malloryToken = await grant(mallory, agent, BASE_CAVEATS);
     const replay = await s.commit(p?.id ?? '', p?.hash ?? '', {
       key: agent,
       grants: [malloryToken],
@@ -196,7 +195,7 @@ describe('§4.4 COMMIT', () => {
   });
 
   it('a failing apply leaves nothing written and releases the reservation', async () => {
-    const s = await setup([...base, { spend: { max: 100, currency: 'USD' } }]);
+    const s = await setup([...BASE_CAVEATS, { spend: { max: 100, currency: 'USD' } }]);
     const { reply } = await send(
       s.service,
       await request({ verb: 'INTENT', capability: 'acme.send', params: { to: 'bo' } }, s.signer()),
