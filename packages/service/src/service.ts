@@ -13,7 +13,7 @@ import type { AskDefinition, CapabilityEntry, IntentDefinition } from './capabil
 import { ask } from './dispatch/ask.js';
 import { commit } from './dispatch/commit.js';
 import type { HandleContext, ServiceCore } from './dispatch/core.js';
-import { receiptOf } from './dispatch/execute.js';
+import { receiptOf } from './dispatch/execute-commit.js';
 import { expand } from './dispatch/expand.js';
 import { briefOf, hello } from './dispatch/hello.js';
 import { intent } from './dispatch/intent.js';

@@ -10,7 +10,7 @@ import {
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
-import { awaitApplying, type CommitOutcome, executeCommit } from './execute.js';
+import { awaitApplying, type CommitOutcome, executeCommit } from './execute-commit.js';
 
 /** Why a commit did not happen: consent can lift it (§6.6), or it is refused outright. */
 export type CommitRefusal =

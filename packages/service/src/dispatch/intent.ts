@@ -16,7 +16,7 @@ import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import { authorizeAndCommit, receiptBody } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { checkDraft } from './draft.js';
-import { awaitApplying } from './execute.js';
+import { awaitApplying } from './execute-commit.js';
 import { lookupCapability } from './lookup.js';
 import { fitToBudget } from './reply.js';
 

@@ -2,7 +2,7 @@ import { ParleyError, type ReceiptBody, type UndoRequest, verifyGrant } from '@p
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import { receiptBody } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
-import { executeUndo } from './execute.js';
+import { executeUndo } from './execute-undo.js';
 
 /**
  * §4.5 UNDO → RECEIPT with `undoes`. Authorized by a grant rooted in the principal of the

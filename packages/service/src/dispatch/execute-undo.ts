@@ -1,0 +1,138 @@
+import {
+  type Effect,
+  type JsonValue,
+  ParleyError,
+  type Proposal,
+  type Receipt,
+} from '@parley/protocol';
+import { newReceiptId } from '../ids.js';
+import type { DataAccess, UndoBegin } from '../store/store.js';
+import type { HandleContext, ServiceCore } from './core.js';
+import { intentOf, progressSink } from './execute-commit.js';
+
+/** §4.5: effects a reversal undoes by default: updates swap back, creates and deletes invert. */
+export function reversedEffects(effects: readonly Effect[]): Effect[] {
+  const out: Effect[] = [];
+  for (const effect of effects) {
+    if (effect.op === 'update') {
+      const reversed: Effect = { ...effect };
+      if (effect.to !== undefined) reversed.from = effect.to;
+      else delete reversed.from;
+      if (effect.from !== undefined) reversed.to = effect.from;
+      else delete reversed.to;
+      out.push(reversed);
+    } else if (effect.op === 'create') {
+      out.push({ ...effect, op: 'delete' });
+    } else if (effect.op === 'delete') {
+      out.push({ ...effect, op: 'create' });
+    }
+  }
+  return out;
+}
+
+/** §4.5, §5.2: reverses a receipt once; the reversal is itself a receipt with `undoes`. */
+export async function executeUndo(
+  core: ServiceCore,
+  receipt: Receipt,
+  action: JsonValue,
+  requester: { holder: string; principal: string },
+  ctx: HandleContext,
+  re: string,
+): Promise<{ reversal: Receipt; replay: boolean }> {
+  const definition = intentOf(core, receipt.capability);
+  const revert = definition.revert;
+  if (revert === undefined) {
+    throw new ParleyError('expired', `receipt ${receipt.id} is irreversible`);
+  }
+  const stored = await core.store.getProposal(receipt.proposal);
+  const proposal: Proposal = stored?.proposal ?? {
+    id: receipt.proposal,
+    capability: receipt.capability,
+    summary: receipt.summary,
+    effects: receipt.effects,
+    cost: receipt.cost,
+    risk: 'low',
+    undo: null,
+    expires: receipt.at,
+    hash: '',
+  };
+  const now = core.now();
+  const reverse = async (data: DataAccess): Promise<Receipt> => {
+    const outcome = await revert(action, {
+      ...requester,
+      now,
+      data,
+      proposal,
+      receipt,
+      progress: progressSink(ctx, re),
+    });
+    const reversal: Receipt = {
+      id: newReceiptId(),
+      proposal: receipt.proposal,
+      capability: receipt.capability,
+      summary: receipt.summary,
+      at: now,
+      effects: outcome?.effects ?? reversedEffects(receipt.effects),
+      cost: null,
+      undo: null,
+      undoes: receipt.id,
+    };
+    if (outcome?.result !== undefined) reversal.result = outcome.result;
+    return reversal;
+  };
+  const key = `undo:${receipt.id}`;
+  const existing = core.inFlight.get(key);
+  if (existing !== undefined) return { reversal: await existing, replay: true };
+  let settle: (r: Receipt) => void = () => {};
+  let fail: (e: unknown) => void = () => {};
+  const running = new Promise<Receipt>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  running.catch(() => {});
+  core.inFlight.set(key, running);
+  try {
+    if (definition.transactional === true) {
+      const outcome = await core.store.undoInTransaction(receipt.id, now, reverse);
+      const settled = await settleUndo(outcome, receipt.id);
+      settle(settled.reversal);
+      return settled;
+    }
+    const begun = await core.store.beginUndo(receipt.id, now);
+    if (begun.kind !== 'started') return await settleUndo(begun, receipt.id);
+    let reversal: Receipt;
+    try {
+      reversal = await reverse(core.store.data);
+    } catch (error) {
+      await core.store.abandonUndo(receipt.id);
+      throw error;
+    }
+    await core.store.finishUndo(receipt.id, reversal);
+    settle(reversal);
+    return { reversal, replay: false };
+  } catch (error) {
+    fail(error);
+    throw error;
+  } finally {
+    core.inFlight.delete(key);
+  }
+}
+
+async function settleUndo(
+  outcome: UndoBegin | { kind: 'done'; reversal: Receipt },
+  receiptId: string,
+): Promise<{ reversal: Receipt; replay: boolean }> {
+  switch (outcome.kind) {
+    case 'done':
+      return { reversal: outcome.reversal, replay: false };
+    case 'undone':
+      return { reversal: outcome.reversal, replay: true };
+    case 'undoing':
+    case 'started':
+      throw new ParleyError(
+        'unavailable',
+        `the undo of ${receiptId} has not finished: it is in progress, or in doubt after a crash; retry later`,
+        { retry: 5 },
+      );
+  }
+}

@@ -1,0 +1,82 @@
+import type { JsonValue } from '@parley/protocol';
+import type Database from 'better-sqlite3';
+import { parse } from './sqlite-rows.js';
+
+/** The service data entries whose key starts with `prefix`, in key order. */
+export function listData(statement: Database.Statement, prefix: string): [string, JsonValue][] {
+  // Keys are compared bytewise, so the keys starting with `prefix` are one run from `prefix` on.
+  const out: [string, JsonValue][] = [];
+  for (const row of statement.iterate(prefix) as Iterable<{ key: string; value: string }>) {
+    if (!row.key.startsWith(prefix)) break;
+    out.push([row.key, parse<JsonValue>(row.value)]);
+  }
+  return out;
+}
+
+/** Statements for reads, prepared once per connection. */
+export function prepareReader(db: Database.Database) {
+  return {
+    getProposal: db.prepare('SELECT record FROM proposals WHERE id = ?'),
+    getCommit: db.prepare('SELECT * FROM commits WHERE proposal_id = ?'),
+    listApplying: db.prepare("SELECT * FROM commits WHERE state = 'applying'"),
+    getReceipt: db.prepare('SELECT * FROM receipts WHERE id = ?'),
+    getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
+    getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
+    getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
+    getData: db.prepare('SELECT value FROM data WHERE key = ?'),
+    listData: db.prepare('SELECT key, value FROM data WHERE key >= ? ORDER BY key'),
+  };
+}
+
+/** Statements for the writer connection: the reads plus every write. */
+export function prepareWriter(db: Database.Database) {
+  return {
+    ...prepareReader(db),
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    putProposal: db.prepare(
+      'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
+    ),
+    // §6.3: the reservation and the cap check are one statement.
+    reserve: db.prepare(
+      `INSERT INTO spend (block_id, total) VALUES (@id, @amount)
+       ON CONFLICT (block_id) DO UPDATE SET total = total + @amount
+       WHERE total + @amount <= @max`,
+    ),
+    release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
+    insertCommit: db.prepare(
+      `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto)
+       VALUES (?, 'applying', ?, ?, ?, ?, ?)`,
+    ),
+    finishCommit: db.prepare(
+      "UPDATE commits SET state = 'done', receipt = ? WHERE proposal_id = ?",
+    ),
+    deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
+    insertReceipt: db.prepare(
+      'INSERT INTO receipts (id, receipt, action, holder, principal, undo) VALUES (?, ?, ?, ?, ?, NULL)',
+    ),
+    setUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
+    clearUndoing: db.prepare(
+      `UPDATE receipts SET undo = NULL WHERE id = ? AND json_extract(undo, '$.state') = 'undoing'`,
+    ),
+    insertAuto: db.prepare(
+      'INSERT INTO autos (key, frame_id, until, proposal_id, reply) VALUES (?, ?, ?, ?, ?)',
+    ),
+    insertAutoIfAbsent: db.prepare(
+      `INSERT INTO autos (key, frame_id, until, proposal_id, reply) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, frame_id) DO NOTHING`,
+    ),
+    deleteAutosOf: db.prepare('DELETE FROM autos WHERE proposal_id = ?'),
+    putHandle: db.prepare(
+      'INSERT OR REPLACE INTO handles (id, holder, remainder, expires_at) VALUES (?, ?, ?, ?)',
+    ),
+    putData: db.prepare('INSERT OR REPLACE INTO data (key, value) VALUES (?, ?)'),
+    deleteData: db.prepare('DELETE FROM data WHERE key = ?'),
+    sweepProposals: db.prepare(
+      'DELETE FROM proposals WHERE expires < ? AND id NOT IN (SELECT proposal_id FROM commits)',
+    ),
+    sweepHandles: db.prepare('DELETE FROM handles WHERE expires_at < ?'),
+    sweepAutos: db.prepare('DELETE FROM autos WHERE until < ?'),
+  };
+}
