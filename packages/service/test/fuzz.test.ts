@@ -61,12 +61,6 @@ describe('§2.2, §7: any frame gets exactly one well-formed final reply and cha
       clock: testClock().now,
       store,
     });
-    const logged = defineService({
-      id: 'x',
-      name: 'x',
-      trust: [],
-      log: (_m, e) => internal.push(e),
-    });
     await fc.assert(
       fc.asyncProperty(frameText, async (text) => {
         const reply = await service.handleText(text);
