@@ -2,6 +2,42 @@ import type { JsonValue } from '@parley/protocol';
 import type Database from 'better-sqlite3';
 import { parse } from './sqlite-rows.js';
 
+/** The statements each connection prepares, by name. */
+type ReaderStatement =
+  | 'getProposal'
+  | 'getCommit'
+  | 'listApplying'
+  | 'getReceipt'
+  | 'getAuto'
+  | 'getHandle'
+  | 'getSpent'
+  | 'getData'
+  | 'listData';
+type WriterStatement =
+  | 'begin'
+  | 'commit'
+  | 'rollback'
+  | 'putProposal'
+  | 'reserve'
+  | 'release'
+  | 'insertCommit'
+  | 'finishCommit'
+  | 'deleteCommit'
+  | 'insertReceipt'
+  | 'setUndo'
+  | 'clearUndoing'
+  | 'insertAuto'
+  | 'insertAutoIfAbsent'
+  | 'deleteAutosOf'
+  | 'putHandle'
+  | 'putData'
+  | 'deleteData'
+  | 'sweepProposals'
+  | 'sweepHandles'
+  | 'sweepAutos';
+export type ReaderStatements = Record<ReaderStatement, Database.Statement>;
+export type WriterStatements = Record<ReaderStatement | WriterStatement, Database.Statement>;
+
 /** The service data entries whose key starts with `prefix`, in key order. */
 export function listData(statement: Database.Statement, prefix: string): [string, JsonValue][] {
   // Keys are compared bytewise, so the keys starting with `prefix` are one run from `prefix` on.
@@ -14,7 +50,7 @@ export function listData(statement: Database.Statement, prefix: string): [string
 }
 
 /** Statements for reads, prepared once per connection. */
-export function prepareReader(db: Database.Database) {
+export function prepareReader(db: Database.Database): ReaderStatements {
   return {
     getProposal: db.prepare('SELECT record FROM proposals WHERE id = ?'),
     getCommit: db.prepare('SELECT * FROM commits WHERE proposal_id = ?'),
@@ -29,7 +65,7 @@ export function prepareReader(db: Database.Database) {
 }
 
 /** Statements for the writer connection: the reads plus every write. */
-export function prepareWriter(db: Database.Database) {
+export function prepareWriter(db: Database.Database): WriterStatements {
   return {
     ...prepareReader(db),
     begin: db.prepare('BEGIN IMMEDIATE'),
@@ -71,7 +107,12 @@ export function prepareWriter(db: Database.Database) {
     putHandle: db.prepare(
       'INSERT OR REPLACE INTO handles (id, holder, remainder, expires_at) VALUES (?, ?, ?, ?)',
     ),
-    putData: db.prepare('INSERT OR REPLACE INTO data (key, value) VALUES (?, ?)'),
+    // An upsert updates the row in place; OR REPLACE would delete it and insert it again under a
+    // new rowid, rewriting the key's index entry too (two more WAL pages per updated key).
+    putData: db.prepare(
+      `INSERT INTO data (key, value) VALUES (?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ),
     deleteData: db.prepare('DELETE FROM data WHERE key = ?'),
     sweepProposals: db.prepare(
       'DELETE FROM proposals WHERE expires < ? AND id NOT IN (SELECT proposal_id FROM commits)',
