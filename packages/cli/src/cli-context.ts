@@ -1,0 +1,34 @@
+import { parleyHome } from './home/parley-home.js';
+
+/** What every command reads from its surroundings; tests of a command replace none of it. */
+export interface CliContext {
+  /** PARLEY_HOME: keys, the wallet and the agent's memory. */
+  readonly home: string;
+  /** Writes to stdout: the command's result (Lens, a token, JSON). */
+  out(text: string): void;
+  /** Writes to stderr: hints, progress, warnings and error sentences. */
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress bars are drawn only there). */
+  readonly stderrIsTty: boolean;
+  /** Unix seconds. */
+  now(): number;
+}
+
+/** The context of this process. */
+export function processContext(env: NodeJS.ProcessEnv = process.env): CliContext {
+  return {
+    home: parleyHome(env),
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    stderrIsTty: process.stderr.isTTY === true,
+    now: () => Math.floor(Date.now() / 1000),
+  };
+}
+
+/**
+ * How to call this CLI in a printed follow-up command: `npx parley` when run through npx (npm
+ * sets npm_command=exec there), else `parley`.
+ */
+export function selfCommand(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env.npm_command === 'exec' ? ['npx', 'parley'] : ['parley'];
+}

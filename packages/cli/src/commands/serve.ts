@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isPublicKey } from '@parley/protocol';
+import type { Command } from 'commander';
+import { CliError, EXIT } from '../cli-error.js';
+import type { Cli } from '../command-kit.js';
+import { collectList } from '../grants/caveat-options.js';
+import { localPublicKey } from '../home/local-keys.js';
+import { reasonOf } from '../home/parley-home.js';
+import { EXAMPLE_NAMES, isExampleName } from '../serve/example-services.js';
+import { authority, parseHostPort } from '../serve/host-port.js';
+import { type Endpoint, runExample, untilStopped } from '../serve/run-example.js';
+
+/** §2.4: where the HTTP bridge answers. */
+export const HTTP_PATH = '/parley';
+/** Where `serve` listens when no endpoint is given (§2.3's default TCP port). */
+const DEFAULT_TCP = '127.0.0.1:7447';
+
+type ServeFlags = {
+  tcp?: string[];
+  tls?: string[];
+  cert?: string;
+  key?: string;
+  http?: string[];
+  stdio?: boolean;
+  data?: string;
+  trust?: string[];
+  localTrust: boolean;
+};
+
+/**
+ * `parley serve NAME`: runs a bundled example service on a SqliteStore over TCP, TLS, the HTTP
+ * bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
+ */
+export function registerServe(program: Command, cli: Cli): void {
+  program
+    .command('serve')
+    .description(`run a bundled example service (${EXAMPLE_NAMES.join(', ')})`)
+    .argument('<name>', EXAMPLE_NAMES.join(' or '))
+    .option(
+      '--tcp <host:port>',
+      `parley:// endpoint (default ${DEFAULT_TCP}; port 0 picks one)`,
+      collectList,
+    )
+    .option('--tls <host:port>', 'parleys:// endpoint; needs --cert and --key', collectList)
+    .option('--cert <file>', 'TLS certificate (PEM)')
+    .option('--key <file>', 'TLS private key (PEM)')
+    .option('--http <host:port>', `HTTP bridge endpoint, at path ${HTTP_PATH}`, collectList)
+    .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
+    .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
+    .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
+    .option('--no-local-trust', 'do not trust the local principal key')
+    .action(
+      cli.act(async (name: string, flags: ServeFlags) => {
+        const { ctx } = cli;
+        if (!isExampleName(name)) {
+          throw new CliError(`no example service "${name}"; choose ${EXAMPLE_NAMES.join(' or ')}`);
+        }
+        const endpoints = endpointsFrom(flags);
+        const trust = await trustedKeys(ctx.home, flags);
+        // With --stdio, stdout carries frames only: everything else goes to stderr.
+        const say = flags.stdio === true ? ctx.err : ctx.out;
+        const running = await runExample(name, {
+          data: resolve(flags.data ?? join(ctx.home, 'data', name)),
+          trust,
+          endpoints,
+          log: (line) => ctx.err(`${line}\n`),
+        });
+        for (const server of running.servers) say(`listening ${server.address} (${name})\n`);
+        if (trust.length === 0) {
+          ctx.err(
+            'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
+          );
+        }
+        for (const key of trust) ctx.err(`trusting principal ${key}\n`);
+        await untilStopped([running], (stop) => {
+          if (flags.stdio !== true) return;
+          process.stdin.once('end', stop);
+          process.stdin.once('close', stop);
+        });
+        ctx.err(`stopped ${name}\n`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+function endpointsFrom(flags: ServeFlags): Endpoint[] {
+  if (flags.stdio === true) {
+    if (flags.tcp !== undefined || flags.tls !== undefined || flags.http !== undefined) {
+      throw new CliError('--stdio serves stdin/stdout alone; drop --tcp, --tls and --http');
+    }
+    return [{ url: 'stdio:' }];
+  }
+  const endpoints: Endpoint[] = [];
+  const tcp =
+    flags.tcp ?? (flags.tls === undefined && flags.http === undefined ? [DEFAULT_TCP] : []);
+  for (const text of tcp) {
+    const { host, port } = parseHostPort(text, '--tcp');
+    endpoints.push({ url: `parley://${authority(host, port)}` });
+  }
+  if (flags.tls !== undefined) {
+    if (flags.cert === undefined || flags.key === undefined) {
+      throw new CliError('--tls needs --cert FILE and --key FILE');
+    }
+    const tls = { cert: readPem(flags.cert), key: readPem(flags.key) };
+    for (const text of flags.tls) {
+      const { host, port } = parseHostPort(text, '--tls');
+      endpoints.push({ url: `parleys://${authority(host, port)}`, tls });
+    }
+  }
+  for (const text of flags.http ?? []) {
+    const { host, port } = parseHostPort(text, '--http');
+    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}` });
+  }
+  return endpoints;
+}
+
+function readPem(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
+  }
+}
+
+/** --trust keys, and the local principal's unless --no-local-trust. */
+async function trustedKeys(home: string, flags: ServeFlags): Promise<string[]> {
+  const keys = [...(flags.trust ?? [])];
+  const malformed = keys.find((key): boolean => !isPublicKey(key));
+  if (malformed !== undefined) {
+    throw new CliError(`--trust takes "ed25519:…" keys (got "${malformed.slice(0, 60)}")`);
+  }
+  if (flags.localTrust) {
+    const local = await localPublicKey(home, 'principal');
+    if (local !== undefined && !keys.includes(local)) keys.push(local);
+  }
+  return keys;
+}

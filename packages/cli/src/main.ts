@@ -1,0 +1,105 @@
+import { ClientError, ConsentMismatchError } from '@parley/client';
+import { GrantFormatError, ParleyError, renderLens } from '@parley/protocol';
+import { TransportError } from '@parley/transport';
+import { Command, CommanderError } from 'commander';
+import { type CliContext, processContext, selfCommand } from './cli-context.js';
+import { CliError, EXIT, type ExitCode } from './cli-error.js';
+import type { Cli } from './command-kit.js';
+import { registerApprove } from './commands/approve.js';
+import { registerAsk } from './commands/ask.js';
+import { registerCommit } from './commands/commit.js';
+import { registerConsensus } from './commands/consensus.js';
+import { registerDelegate } from './commands/delegate.js';
+import { registerExpand } from './commands/expand.js';
+import { registerGrant } from './commands/grant.js';
+import { registerHello } from './commands/hello.js';
+import { registerInspect } from './commands/inspect.js';
+import { registerIntent } from './commands/intent.js';
+import { registerKeys } from './commands/keys.js';
+import { registerLens } from './commands/lens.js';
+import { registerServe } from './commands/serve.js';
+import { registerStart } from './commands/start.js';
+import { registerUndo } from './commands/undo.js';
+import { registerWhoami } from './commands/whoami.js';
+
+const VERSION = '0.1.0';
+
+/** Runs the CLI on `argv` (as process.argv: node, script, args…) and resolves with the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  ctx: CliContext = processContext(env),
+): Promise<ExitCode> {
+  let exitCode: ExitCode = EXIT.ok;
+  const cli: Cli = {
+    ctx,
+    self: selfCommand(env),
+    act:
+      (action) =>
+      async (...args) => {
+        exitCode = await action(...args);
+      },
+  };
+  const program = new Command('parley')
+    .description(
+      'Parley from the command line: keys, grants, consent, the verbs, example services.',
+    )
+    .version(VERSION)
+    .showHelpAfterError('(run parley --help for the commands)')
+    .exitOverride()
+    .configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
+  registerKeys(program, cli);
+  registerWhoami(program, cli);
+  registerGrant(program, cli);
+  registerDelegate(program, cli);
+  registerInspect(program, cli);
+  registerHello(program, cli);
+  registerAsk(program, cli);
+  registerIntent(program, cli);
+  registerCommit(program, cli);
+  registerApprove(program, cli);
+  registerUndo(program, cli);
+  registerExpand(program, cli);
+  registerLens(program, cli);
+  registerServe(program, cli);
+  registerStart(program, cli, env);
+  registerConsensus(program, cli);
+  for (const command of program.commands)
+    command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    return report(ctx, error, env);
+  }
+}
+
+/** One clear sentence on stderr and the exit code; a stack only for bugs, with PARLEY_DEBUG. */
+function report(ctx: CliContext, error: unknown, env: NodeJS.ProcessEnv): ExitCode {
+  if (error instanceof CommanderError) {
+    // Commander has printed its own message (or the help).
+    return error.exitCode === 0 ? EXIT.ok : EXIT.local;
+  }
+  if (error instanceof CliError) {
+    ctx.err(`parley: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof ParleyError) {
+    ctx.out(`${renderLens({ kind: 'ERROR', ...error.toBody() })}\n`);
+    return error.code === 'consent_required' ? EXIT.consent : EXIT.error;
+  }
+  if (
+    error instanceof TransportError ||
+    error instanceof ClientError ||
+    error instanceof ConsentMismatchError ||
+    error instanceof GrantFormatError
+  ) {
+    ctx.err(`parley: ${error.message}\n`);
+    return EXIT.local;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  ctx.err(`parley: unexpected failure: ${message}\n`);
+  if (env.PARLEY_DEBUG !== undefined && error instanceof Error) ctx.err(`${error.stack ?? ''}\n`);
+  else ctx.err('(set PARLEY_DEBUG=1 to see where)\n');
+  return EXIT.local;
+}

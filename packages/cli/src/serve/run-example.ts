@@ -1,0 +1,85 @@
+import { SqliteStore } from '@parley/service';
+import { listen, type ParleyServer } from '@parley/transport';
+import { CliError } from '../cli-error.js';
+import { reasonOf } from '../home/parley-home.js';
+import { createExample, type ExampleName } from './example-services.js';
+
+/** One endpoint: a transport URL for `listen`, with TLS material for parleys://. */
+export type Endpoint = { url: string; tls?: { cert: string; key: string } };
+
+/** An example service on a SqliteStore, listening on its endpoints. */
+export type RunningExample = {
+  name: ExampleName;
+  servers: ParleyServer[];
+  /** Graceful: transports drain and close, then the service, then the store. */
+  close(): Promise<void>;
+};
+
+/**
+ * Starts example `name` on a SqliteStore in `data`, trusting `trust`, on every endpoint. If any
+ * endpoint cannot listen, what was started is closed again and CliError says why.
+ */
+export async function runExample(
+  name: ExampleName,
+  options: {
+    data: string;
+    trust: readonly string[];
+    endpoints: readonly Endpoint[];
+    log: (line: string) => void;
+  },
+): Promise<RunningExample> {
+  let store: SqliteStore;
+  try {
+    store = new SqliteStore({ folder: options.data });
+  } catch (error) {
+    throw new CliError(`cannot open the ${name} data in ${options.data}: ${reasonOf(error)}`);
+  }
+  const report = (message: string, error: unknown): void =>
+    options.log(`[${name}] ${message}: ${reasonOf(error)}`);
+  const service = await createExample(name, { trust: options.trust, store, log: report });
+  const servers: ParleyServer[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.allSettled(servers.map((server) => server.close()));
+    await service.close();
+    await store.close();
+  };
+  try {
+    for (const endpoint of options.endpoints) {
+      servers.push(
+        await listen(endpoint.url, service, {
+          ...(endpoint.tls === undefined ? {} : { tls: endpoint.tls }),
+          onError: (error) => report('transport', error),
+        }),
+      );
+    }
+  } catch (error) {
+    await close();
+    throw new CliError(`${name}: ${reasonOf(error)}`);
+  }
+  return { name, servers, close };
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Resolves once SIGTERM, SIGINT or SIGHUP (the terminal closed) arrives, or `stop` is called,
+ * then closes every example; a second signal while closing exits at once.
+ */
+export function untilStopped(
+  running: readonly RunningExample[],
+  extraStop?: (stop: () => void) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      Promise.all(running.map((example) => example.close())).then(() => {
+        for (const signal of STOP_SIGNALS) process.off(signal, stop);
+        resolve();
+      }, reject);
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    extraStop?.(stop);
+  });
+}

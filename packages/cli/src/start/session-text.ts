@@ -1,0 +1,69 @@
+import { isAbsolute, relative } from 'node:path';
+import { commandLine, shellQuote } from '../shell-quote.js';
+
+/** The endpoints of the two services `parley start` runs. */
+export type StartedUrls = {
+  calendar: string;
+  calendarHttp: string;
+  shop: string;
+  shopHttp: string;
+};
+
+const DAY = 86_400;
+/** 16:00 UTC: free on every seeded day of the example calendar. */
+const FREE_HOUR = 16;
+
+/** Tomorrow at 16:00 UTC, RFC 3339. */
+export function tomorrowAfternoon(now: number): string {
+  const day = Math.floor(now / DAY) * DAY + DAY;
+  return new Date((day + FREE_HOUR * 3600) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The copy-pasteable session `npm start` prints: hello, ask, intent with a clarify, commit, an
+ * order over the grant's per-order limit that needs consent, approve, commit, undo.
+ */
+export function sessionText(
+  urls: StartedUrls,
+  home: string,
+  self: readonly string[],
+  now: number,
+): string {
+  const run = (...args: string[]): string => commandLine([...self, ...args]);
+  const to = tomorrowAfternoon(now);
+  return [
+    'Try it in another terminal, from this folder (Lens on stdout; add --json for raw frames):',
+    '',
+    `export PARLEY_HOME=${homeForShell(home)}`,
+    run('whoami'),
+    run('hello', urls.calendar),
+    run('ask', urls.calendar, 'calendar.find', 'query=ana'),
+    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`)}   # asks "Which Ana?"`,
+    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`, '--pick', '1')}`,
+    `${run('commit', urls.calendar, 'PROPOSAL_ID')}   # the id printed above`,
+    `${run('undo', urls.calendar, 'RECEIPT_ID')}`,
+    '',
+    `${run('intent', urls.shop, 'shop.order', 'items:=[{"sku":"aud-5a","qty":1}]', 'delivery=express')}`,
+    `${run('commit', urls.shop, 'PROPOSAL_ID')}   # over 30.00 USD: consent required (exit 3)`,
+    `${run('approve', 'PROPOSAL_ID')}   # the principal, at this terminal`,
+    `${run('commit', urls.shop, 'PROPOSAL_ID')}`,
+    `${run('undo', urls.shop, 'RECEIPT_ID')}`,
+    '',
+    `The same services over the HTTP bridge: ${urls.calendarHttp} and ${urls.shopHttp}`,
+    '',
+  ].join('\n');
+}
+
+/** PARLEY_HOME as a shell word: `"$PWD/…"` inside the working folder, so it pastes anywhere. */
+function homeForShell(home: string): string {
+  const inside = relative(process.cwd(), home);
+  if (
+    inside !== '' &&
+    !inside.startsWith('..') &&
+    !isAbsolute(inside) &&
+    /^[\w./-]+$/.test(inside)
+  ) {
+    return `"$PWD/${inside}"`;
+  }
+  return shellQuote(home);
+}

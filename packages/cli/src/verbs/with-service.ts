@@ -1,0 +1,44 @@
+import type { RequestOptions } from '@parley/client';
+import type { FinalReply } from '@parley/protocol';
+import type { CliContext } from '../cli-context.js';
+import { type ConnectionFlags, positiveInteger } from './connection-flags.js';
+import { type OpenService, openService } from './open-service.js';
+import { ProgressView } from './progress-view.js';
+
+/** One service session: connect, learn the service id (HELLO), run `work`, always close. */
+export async function withService<T>(
+  ctx: CliContext,
+  url: string,
+  flags: ConnectionFlags,
+  options: { needWallet?: boolean; hello?: boolean },
+  work: (open: OpenService & { service: string }) => Promise<T>,
+): Promise<T> {
+  const open = await openService(ctx, url, flags, options.needWallet === true);
+  try {
+    let service = '';
+    if (options.hello !== false) service = (await open.client.hello()).service.id;
+    return await work({ ...open, service });
+  } finally {
+    await open.client.close();
+  }
+}
+
+/** Sends one request with the flags' budget, showing EVENT progress on stderr. */
+export async function send(
+  ctx: CliContext,
+  open: OpenService,
+  draft: Parameters<OpenService['client']['request']>[0],
+  flags: ConnectionFlags,
+): Promise<FinalReply> {
+  const progress = new ProgressView(ctx);
+  const budget = positiveInteger(flags.budget, '--budget');
+  const options: RequestOptions = {
+    onEvent: progress.onEvent,
+    ...(budget === undefined ? {} : { budget }),
+  };
+  try {
+    return await open.client.request(draft, options);
+  } finally {
+    progress.done();
+  }
+}

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  CHILD_TEST_TIMEOUT_MS,
+  collect,
+  killStarted,
+  NODE_ARGS,
+  runCli,
+  spawnTracked,
+  waitForOutput,
+} from './fixtures/cli-process.js';
+import { tempFolder } from './fixtures/temp-home.js';
+
+const folder = tempFolder();
+afterEach(() => killStarted());
+afterAll(() => folder.remove());
+
+describe('parley start (what `npm start` runs)', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
+  it('creates keys and a grant, serves both examples, prints a session that works, stops on SIGTERM', async () => {
+    const data = join(folder.path, 'data');
+    const child = spawnTracked(
+      process.execPath,
+      [...NODE_ARGS, 'start', '--data', data, '--ephemeral'],
+      { PARLEY_HOME: '' },
+    );
+    child.stdin?.end();
+    const printed = await waitForOutput(child, /over the HTTP bridge: .*\n/);
+    expect(printed).toContain('created the local keys');
+    expect(printed).toContain('gave the local agent a grant for both services');
+    expect(printed.match(/^listening /gm)).toHaveLength(4);
+    expect(existsSync(join(data, 'home', 'principal.key'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(data, 'home', 'grants.json'), 'utf8')).grants).toHaveLength(
+      1,
+    );
+
+    const home = /^export PARLEY_HOME=(\S+)$/m.exec(printed)?.[1] as string;
+    expect(home).toBe(join(data, 'home'));
+    // Run the printed commands as they are (without `npx`), up to the consent step.
+    const env = { PARLEY_HOME: home };
+    const command = (pattern: RegExp): string[] => {
+      const line = printed.split('\n').find((l) => pattern.test(l)) as string;
+      const words = line.replace(/\s+#.*$/, '').match(/'[^']*'|\S+/g) ?? [];
+      return words.slice(2).map((w) => w.replace(/^'(.*)'$/, '$1'));
+    };
+    const hello = await runCli(command(/ hello parley:/), env);
+    expect(hello.stdout).toMatch(/^# Example Calendar/);
+    const clarify = await runCli(command(/asks "Which Ana\?"/), env);
+    expect(clarify.stdout).toMatch(/^\? Which Ana\?/);
+    const picked = await runCli(command(/--pick 1$/), env);
+    expect(picked.stdout).toMatch(/^1 proposal:/);
+    const order = await runCli(command(/shop\.order/), env);
+    const proposal = /\[(p_[\w-]+)\]/.exec(order.stdout)?.[1] as string;
+    const shopCommit = command(/consent required/).map((w) => (w === 'PROPOSAL_ID' ? proposal : w));
+    const commit = await runCli(shopCommit, env);
+    expect(commit.code).toBe(3);
+
+    const done = collect(child, null);
+    child.kill('SIGTERM');
+    const result = await done;
+    expect(result.code).toBe(0);
+  });
+
+  it('bin/parley.js (what npx links) runs the built CLI, or says it is not built', async () => {
+    const shim = fileURLToPath(new URL('../bin/parley.js', import.meta.url));
+    const result = await collect(spawnTracked(process.execPath, [shim, '--help'], {}));
+    if (result.code === 0) expect(result.stdout).toMatch(/^Usage: parley/);
+    else
+      expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining('npm run build') });
+  });
+});
