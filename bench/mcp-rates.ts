@@ -1,0 +1,59 @@
+/**
+ * Measuring kit of the MCP benchmarks: operations per second, best of BENCH_ROUNDS rounds of
+ * BENCH_MS each, the contenders taking turns round by round so load on the machine hits them
+ * alike. Wall time, since the MCP contenders run in child processes.
+ */
+
+export const ROUND_MS = Number(process.env.BENCH_MS ?? 1000);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Requests in flight for the pipelined runs. */
+export const PIPELINE = 64;
+
+/** A contender: runs until the deadline (performance.now() ms) and says how many ops it did. */
+export type Run = (until: number) => Promise<number>;
+
+/** Ops per second of each run: best of ROUNDS rounds, after a short warm-up round each. */
+export async function rates(...runs: Run[]): Promise<number[]> {
+  const best = runs.map(() => 0);
+  for (const run of runs) await run(performance.now() + ROUND_MS / 4);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [i, run] of runs.entries()) {
+      const start = performance.now();
+      const ops = await run(start + ROUND_MS);
+      best[i] = Math.max(best[i] ?? 0, (ops * 1000) / (performance.now() - start));
+    }
+  }
+  return best;
+}
+
+/** One call at a time. */
+export function sequential(call: () => Promise<unknown>): Run {
+  return async (until) => {
+    let ops = 0;
+    while (performance.now() < until) {
+      await call();
+      ops++;
+    }
+    return ops;
+  };
+}
+
+/** PIPELINE calls in flight; each completion starts the next. */
+export function pipelined(call: () => Promise<unknown>): Run {
+  return async (until) => {
+    let ops = 0;
+    const lane = async (): Promise<void> => {
+      while (performance.now() < until) {
+        await call();
+        ops++;
+      }
+    };
+    await Promise.all(Array.from({ length: PIPELINE }, lane));
+    return ops;
+  };
+}
+
+/** 12345.6 -> "12,346". */
+export const fmt = (x: number): string => Math.round(x).toLocaleString('en-US');
+/** a / b with two decimals. */
+export const ratio = (a: number, b: number): string => (b === 0 ? '-' : (a / b).toFixed(2));
