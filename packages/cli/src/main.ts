@@ -17,6 +17,7 @@ import { registerInspect } from './commands/inspect.js';
 import { registerIntent } from './commands/intent.js';
 import { registerKeys } from './commands/keys.js';
 import { registerLens } from './commands/lens.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
 import { registerStart } from './commands/start.js';
 import { registerUndo } from './commands/undo.js';
@@ -64,6 +65,7 @@ export async function runCli(
   registerServe(program, cli);
   registerStart(program, cli, env);
   registerConsensus(program, cli);
+  registerMcp(program, cli);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   try {
