@@ -1,6 +1,6 @@
 import { encodeB64url, randomBytes } from '@parley/protocol';
 
-/** Random ids with a kind prefix: p_ proposals, r_ receipts, h_ handles, s frames. */
+/** Random ids with a kind prefix: p_ proposals, r_ receipts, h_ handles. */
 export function newId(prefix: string, bytes: number): string {
   return prefix + encodeB64url(randomBytes(bytes));
 }
@@ -10,4 +10,8 @@ export const newProposalId = (): string => newId('p_', 12);
 export const newReceiptId = (): string => newId('r_', 12);
 /** 128-bit handles: an unbound handle (no proof on the request) is a bearer capability. */
 export const newHandleId = (): string => newId('h_', 16);
-export const newFrameId = (): string => newId('s', 9);
+/** A random per-process prefix: frame ids need only be unique among this sender's frames (§2.1). */
+const FRAME_PREFIX = newId('s', 6);
+let frames = 0;
+/** Reply frame ids: the process prefix and a counter, with no random draw per reply. */
+export const newFrameId = (): string => `${FRAME_PREFIX}.${(frames++).toString(36)}`;

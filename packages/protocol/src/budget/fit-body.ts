@@ -73,6 +73,8 @@ export function fitBody(
   issueHandle: IssueHandle,
   plan: FitPlan,
 ): FittedBody {
+  // Most replies fit: one plain measurement, without the memo a fitting run builds.
+  if (measureLens(input) <= budget) return { body: input, elisions: [] };
   const lensMemo = new LensMemo();
   const cuts = new Map<string, Cut>();
   const keepOne = plan.keepOne;

@@ -1,4 +1,5 @@
 import type { JsonValue, Receipt } from '@parley/protocol';
+import { MemoryData } from './memory-data.js';
 import { Mutex } from './mutex.js';
 import { StagedData } from './staged-data.js';
 import type {
@@ -20,28 +21,6 @@ export const PROPOSAL_GRACE_SECONDS = 3600;
 
 const copy = <T>(value: T): T => structuredClone(value);
 const autoId = (key: string, frameId: string): string => `${key}\u0000${frameId}`;
-
-/** Plain in-memory data, used as the base of MemoryStore's data and its transactions. */
-class MemoryData implements DataAccess {
-  readonly entries = new Map<string, JsonValue>();
-
-  async get(key: string): Promise<JsonValue | undefined> {
-    const value = this.entries.get(key);
-    return value === undefined ? undefined : copy(value);
-  }
-  async put(key: string, value: JsonValue): Promise<void> {
-    this.entries.set(key, copy(value));
-  }
-  async delete(key: string): Promise<void> {
-    this.entries.delete(key);
-  }
-  async list(prefix: string): Promise<[string, JsonValue][]> {
-    return [...this.entries]
-      .filter(([key]) => key.startsWith(prefix))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, value]) => [key, copy(value)]);
-  }
-}
 
 /** A Store in process memory: for tests and throwaway services. Nothing survives a restart. */
 export class MemoryStore implements Store {

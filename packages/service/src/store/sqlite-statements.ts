@@ -82,8 +82,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     ),
     release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
     insertCommit: db.prepare(
-      `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto)
-       VALUES (?, 'applying', ?, ?, ?, ?, ?)`,
+      `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto, receipt)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     finishCommit: db.prepare(
       "UPDATE commits SET state = 'done', receipt = ? WHERE proposal_id = ?",

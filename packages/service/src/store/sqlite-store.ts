@@ -154,8 +154,12 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : parse<StoredProposal>(row.record);
   }
 
-  /** The body of beginCommit; runs inside a writer transaction. Throws OverLimit to roll back. */
-  #begin(start: CommitStart): CommitBegin {
+  /**
+   * The checks and the reservation of a commit, inside a writer transaction: the auto key, an
+   * existing commit, then every cap (§6.3). Throws OverLimit to roll the transaction back.
+   * Returns what was reserved, or the settled outcome.
+   */
+  #reserve(start: CommitStart): Reservation[] | Settled<CommitBegin> {
     const w = this.#w;
     if (start.auto !== undefined) {
       const seen = w.getAuto.get(start.auto.key, start.auto.frameId) as AutoRow | undefined;
@@ -176,13 +180,21 @@ export class SqliteStore implements Store {
         reserved.push({ blockId: cap.blockId, amount: start.amount });
       }
     }
+    return reserved;
+  }
+
+  /** Writes the commit row (and its auto key), `applying` or already `done` with its receipt. */
+  #record(start: CommitStart, reserved: Reservation[], receipt: Receipt | null): void {
+    const w = this.#w;
     w.insertCommit.run(
       start.proposalId,
+      receipt === null ? 'applying' : 'done',
       start.holder,
       start.principal,
       start.startedAt,
       JSON.stringify(reserved),
       start.auto === undefined ? 0 : 1,
+      receipt === null ? null : JSON.stringify(receipt),
     );
     if (start.auto !== undefined) {
       w.insertAuto.run(
@@ -193,6 +205,13 @@ export class SqliteStore implements Store {
         null,
       );
     }
+  }
+
+  /** The body of beginCommit; runs inside a writer transaction. Throws OverLimit to roll back. */
+  #begin(start: CommitStart): CommitBegin {
+    const reserved = this.#reserve(start);
+    if (!Array.isArray(reserved)) return reserved;
+    this.#record(start, reserved, null);
     return { kind: 'started' };
   }
 
@@ -210,12 +229,16 @@ export class SqliteStore implements Store {
     const row = w.getCommit.get(proposalId) as CommitRow | undefined;
     if (row === undefined) throw new Error(`no commit record for ${proposalId}`);
     w.finishCommit.run(JSON.stringify(receipt), proposalId);
-    w.insertReceipt.run(
+    this.#recordReceipt(receipt, action, row.holder, row.principal);
+  }
+
+  #recordReceipt(receipt: Receipt, action: JsonValue, holder: string, principal: string): void {
+    this.#w.insertReceipt.run(
       receipt.id,
       JSON.stringify(receipt),
       JSON.stringify(action),
-      row.holder,
-      row.principal,
+      holder,
+      principal,
     );
   }
 
@@ -246,12 +269,23 @@ export class SqliteStore implements Store {
   ): Promise<Settled<CommitBegin> | { kind: 'done'; record: CommitRecord }> {
     try {
       return await this.#transaction(async (data) => {
-        const begun = this.#begin(start);
-        if (begun.kind !== 'started') return begun;
+        // Reserve first (§6.3), apply, then write the commit row once, already done.
+        const reserved = this.#reserve(start);
+        if (!Array.isArray(reserved)) return reserved;
         const { receipt, action } = await apply(data);
-        this.#finish(start.proposalId, receipt, action);
-        const row = this.#w.getCommit.get(start.proposalId) as CommitRow;
-        return { kind: 'done' as const, record: toCommit(row) };
+        this.#record(start, reserved, receipt);
+        this.#recordReceipt(receipt, action, start.holder, start.principal);
+        const record: CommitRecord = {
+          proposalId: start.proposalId,
+          state: 'done',
+          holder: start.holder,
+          principal: start.principal,
+          startedAt: start.startedAt,
+          reserved,
+          auto: start.auto !== undefined,
+          receipt,
+        };
+        return { kind: 'done' as const, record };
       });
     } catch (error) {
       if (error instanceof OverLimit) return { kind: 'over_limit', blockId: error.blockId };
