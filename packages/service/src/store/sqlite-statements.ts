@@ -14,9 +14,6 @@ type ReaderStatement =
   | 'getData'
   | 'listData';
 type WriterStatement =
-  | 'begin'
-  | 'commit'
-  | 'rollback'
   | 'putProposal'
   | 'reserve'
   | 'release'
@@ -68,9 +65,6 @@ export function prepareReader(db: Database.Database): ReaderStatements {
 export function prepareWriter(db: Database.Database): WriterStatements {
   return {
     ...prepareReader(db),
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
     putProposal: db.prepare(
       'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
     ),

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
+import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
-import { Mutex } from './mutex.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -63,7 +63,7 @@ class OverLimit extends Error {
 export class SqliteStore implements Store {
   readonly #writer: Database.Database;
   readonly #reader: Database.Database;
-  readonly #lock = new Mutex();
+  readonly #group: GroupCommit;
   readonly #w;
   readonly #r;
   readonly data: DataAccess;
@@ -79,6 +79,7 @@ export class SqliteStore implements Store {
     this.#reader = new Database(file, { readonly: true });
     this.#reader.pragma('busy_timeout = 5000');
     this.#w = prepareWriter(this.#writer);
+    this.#group = new GroupCommit(this.#writer);
     this.#r = prepareReader(this.#reader);
     const r = this.#r;
     const w = this.#w;
@@ -99,24 +100,14 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Runs a synchronous write as one transaction, after any transaction in progress. */
+  /** Runs a write in the next group-committed transaction (group-commit.ts). */
   #write<T>(work: () => T): Promise<T> {
-    return this.#lock.run(async () => this.#writer.transaction(work).immediate());
+    return this.#group.run(work);
   }
 
-  /** Runs async work inside one transaction on the writer: BEGIN, work, COMMIT or ROLLBACK. */
+  /** Runs async work (an `apply`) inside the next group-committed transaction, on the writer. */
   #transaction<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {
-    return this.#lock.run(async () => {
-      this.#w.begin.run();
-      try {
-        const result = await work(this.#txData);
-        this.#w.commit.run();
-        return result;
-      } catch (error) {
-        if (this.#writer.inTransaction) this.#w.rollback.run();
-        throw error;
-      }
-    });
+    return this.#group.run(() => work(this.#txData));
   }
 
   /** Data access on the writer connection, valid only inside #transaction. */
@@ -215,9 +206,9 @@ export class SqliteStore implements Store {
     return { kind: 'started' };
   }
 
-  #beginCatchingLimit(start: CommitStart): CommitBegin {
+  async #beginCatchingLimit(start: CommitStart): Promise<CommitBegin> {
     try {
-      return this.#writer.transaction(() => this.#begin(start)).immediate();
+      return await this.#write(() => this.#begin(start));
     } catch (error) {
       if (error instanceof OverLimit) return { kind: 'over_limit', blockId: error.blockId };
       throw error;
@@ -252,7 +243,7 @@ export class SqliteStore implements Store {
   }
 
   beginCommit(start: CommitStart): Promise<CommitBegin> {
-    return this.#lock.run(async () => this.#beginCatchingLimit(start));
+    return this.#beginCatchingLimit(start);
   }
 
   finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
@@ -414,9 +405,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.#lock.run(async () => {
-      this.#reader.close();
-      this.#writer.close();
-    });
+    await this.#group.idle();
+    this.#reader.close();
+    this.#writer.close();
   }
 }

@@ -1,0 +1,107 @@
+import type Database from 'better-sqlite3';
+
+/** How many units one transaction may carry: bounds the wait of the first unit in a batch. */
+export const MAX_GROUP = 64;
+
+type Unit = {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+};
+
+/**
+ * Group commit for one SQLite writer connection. Units of work queue up; each batch is one
+ * transaction with a savepoint per unit, so a failing unit rolls back alone, and one COMMIT
+ * (one fsync) makes the whole batch durable. A unit's promise settles only after that COMMIT,
+ * so nothing a caller acts on can be lost in a crash. Units run one at a time, in order, and
+ * may await (an `apply` inside the transaction); units arriving meanwhile join the next batch.
+ */
+export class GroupCommit {
+  readonly #queue: Unit[] = [];
+  readonly #begin: Database.Statement;
+  readonly #commit: Database.Statement;
+  readonly #rollback: Database.Statement;
+  readonly #savepoint: Database.Statement;
+  readonly #release: Database.Statement;
+  readonly #rollbackTo: Database.Statement;
+  readonly #db: Database.Database;
+  /** The drain in progress; cleared in the same turn its loop finds the queue empty. */
+  #draining: Promise<void> | undefined;
+  #committed = 0;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#begin = db.prepare('BEGIN IMMEDIATE');
+    this.#commit = db.prepare('COMMIT');
+    this.#rollback = db.prepare('ROLLBACK');
+    this.#savepoint = db.prepare('SAVEPOINT unit');
+    this.#release = db.prepare('RELEASE unit');
+    this.#rollbackTo = db.prepare('ROLLBACK TO unit');
+  }
+
+  /** Runs `work` inside the next batch's transaction; settles once the batch is durable. */
+  run<T>(work: () => T | Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.#draining ??= this.#drain();
+    });
+  }
+
+  /** How many transactions this writer has committed (each may carry many units). */
+  get committed(): number {
+    return this.#committed;
+  }
+
+  /** Resolves when everything queued so far is done. */
+  async idle(): Promise<void> {
+    while (this.#draining !== undefined) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      // Start on a fresh turn so the units of one burst of requests share a batch.
+      await Promise.resolve();
+      while (this.#queue.length > 0) await this.#runBatch(this.#queue.splice(0, MAX_GROUP));
+    } finally {
+      // No await between the loop finding the queue empty and this line: a unit queued after
+      // it starts a new drain.
+      this.#draining = undefined;
+    }
+  }
+
+  /** One transaction: a savepoint per unit, one COMMIT; units settle after it. */
+  async #runBatch(batch: Unit[]): Promise<void> {
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      this.#begin.run();
+    } catch (error) {
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    for (const unit of batch) {
+      this.#savepoint.run();
+      try {
+        const value = await unit.work();
+        this.#release.run();
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        this.#rollbackTo.run();
+        this.#release.run();
+        outcomes.push({ ok: false, error });
+      }
+    }
+    try {
+      this.#commit.run();
+      this.#committed++;
+    } catch (error) {
+      if (this.#db.inTransaction) this.#rollback.run();
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok === true) unit.resolve(outcome.value);
+      else unit.reject(outcome?.error);
+    });
+  }
+}
