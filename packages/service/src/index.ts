@@ -28,6 +28,7 @@ export {
   type ServiceOptions,
 } from './service.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
+export { PROPOSAL_CACHE_SIZE, ProposalCache } from './store/proposal-cache.js';
 export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
 export {
   SQLITE_FILE_NAME,

@@ -4,6 +4,7 @@ import type { JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
+import { ProposalCache } from './proposal-cache.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -64,6 +65,8 @@ export class SqliteStore implements Store {
   readonly #writer: Database.Database;
   readonly #reader: Database.Database;
   readonly #group: GroupCommit;
+  /** Proposals never change once written (§5.1: the hash binds them): a COMMIT reads no row. */
+  readonly #proposals = new ProposalCache();
   readonly #w;
   readonly #r;
   readonly data: DataAccess;
@@ -128,21 +131,26 @@ export class SqliteStore implements Store {
     };
   }
 
-  putProposals(records: StoredProposal[]): Promise<void> {
-    return this.#write(() => {
-      for (const record of records) {
-        this.#w.putProposal.run(
-          record.proposal.id,
-          JSON.stringify(record),
-          record.proposal.expires,
-        );
-      }
+  async putProposals(records: StoredProposal[]): Promise<void> {
+    const texts = records.map((record) => JSON.stringify(record));
+    await this.#write(() => {
+      records.forEach((record, i) => {
+        this.#w.putProposal.run(record.proposal.id, texts[i], record.proposal.expires);
+      });
+    });
+    records.forEach((record, i) => {
+      this.#proposals.set(record.proposal.id, texts[i] as string, record.proposal.expires);
     });
   }
 
   async getProposal(id: string): Promise<StoredProposal | undefined> {
-    const row = this.#r.getProposal.get(id) as { record: string } | undefined;
-    return row === undefined ? undefined : parse<StoredProposal>(row.record);
+    let text = this.#proposals.get(id);
+    if (text === undefined) {
+      const row = this.#r.getProposal.get(id) as { record: string } | undefined;
+      if (row === undefined) return undefined;
+      text = row.record;
+    }
+    return parse<StoredProposal>(text);
   }
 
   /**
@@ -397,6 +405,7 @@ export class SqliteStore implements Store {
   }
 
   sweep(now: number): Promise<void> {
+    this.#proposals.sweep(now);
     return this.#write(() => {
       this.#w.sweepProposals.run(now - PROPOSAL_GRACE_SECONDS);
       this.#w.sweepHandles.run(now);

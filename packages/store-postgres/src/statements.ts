@@ -1,0 +1,168 @@
+import pg from 'pg';
+import type { SchemaName } from './schema-name.js';
+
+const INT8_OID = 20;
+
+/**
+ * Result parsing for every statement: bigint columns (unix seconds, minor units) come back as
+ * numbers rather than pg's default strings; everything else as pg parses it (json: JSON.parse).
+ */
+const TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID
+      ? Number
+      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** A statement prepared once per connection (by its name) and executed with bind values. */
+export type Statement = {
+  readonly name: string;
+  readonly text: string;
+  readonly types: typeof TYPES;
+};
+
+/** The SQL of every Store step, for one schema. Each is a single statement: one round trip. */
+export function statementsFor(s: SchemaName) {
+  const prepared = (key: string, text: string): Statement => ({
+    name: `parley.${s.name}.${key}`,
+    text,
+    types: TYPES,
+  });
+  return {
+    getProposal: prepared('getProposal', `SELECT record FROM ${s.id}.proposals WHERE id = $1`),
+    /** A whole batch in one statement: the arrays are unnested into rows on the server. */
+    putProposals: prepared(
+      'putProposals',
+      `INSERT INTO ${s.id}.proposals (id, record, expires)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+       ON CONFLICT (id) DO UPDATE SET record = excluded.record, expires = excluded.expires`,
+    ),
+
+    /** The whole check-and-claim of a commit is the server-side function (migrations.ts). */
+    beginCommit: prepared(
+      'beginCommit',
+      `SELECT ${s.id}.begin_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS outcome`,
+    ),
+    /** Reserve, write the done record and the receipt: the statement before COMMIT (migrations.ts). */
+    finishCommitReserving: prepared(
+      'finishCommitReserving',
+      `SELECT ${s.id}.finish_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    ),
+    /**
+     * Marks the commit done and records its receipt in one statement: the receipt row is made
+     * from the updated commit row, so both happen or (no commit record) neither.
+     */
+    finishCommit: prepared(
+      'finishCommit',
+      `WITH done AS (
+         UPDATE ${s.id}.commits SET state = 'done', receipt = $2 WHERE proposal_id = $1
+         RETURNING proposal_id, holder, principal
+       ), kept AS (
+         INSERT INTO ${s.id}.receipts (id, receipt, action, holder, principal)
+         SELECT $3, $2, $4, holder, principal FROM done
+       )
+       SELECT proposal_id FROM done`,
+    ),
+    /**
+     * Forgets a commit and gives its reservations back, in one statement: the reservations are
+     * read from the deleted row itself, so a release can never apply twice or to another commit.
+     */
+    abandonCommit: prepared(
+      'abandonCommit',
+      `WITH gone AS (
+         DELETE FROM ${s.id}.commits WHERE proposal_id = $1 RETURNING reserved
+       ), released AS (
+         UPDATE ${s.id}.spend SET total = spend.total - r.amount
+         FROM gone, json_to_recordset(gone.reserved::json) AS r("blockId" text, amount bigint)
+         WHERE spend.block_id = r."blockId"
+       ), forgotten AS (
+         DELETE FROM ${s.id}.autos WHERE proposal_id = $1 AND EXISTS (SELECT 1 FROM gone)
+       )
+       SELECT count(*)::int AS n FROM gone`,
+    ),
+    getCommit: prepared('getCommit', `SELECT * FROM ${s.id}.commits WHERE proposal_id = $1`),
+    /** Served by the partial index of commits in state `applying`. */
+    listApplying: prepared(
+      'listApplying',
+      `SELECT * FROM ${s.id}.commits WHERE state = 'applying' ORDER BY started_at, proposal_id`,
+    ),
+
+    getReceipt: prepared('getReceipt', `SELECT * FROM ${s.id}.receipts WHERE id = $1`),
+    beginUndo: prepared('beginUndo', `SELECT ${s.id}.begin_undo($1, $2) AS outcome`),
+    /** The reversal is recorded on the receipt and as its own receipt row, in one statement. */
+    finishUndo: prepared(
+      'finishUndo',
+      `WITH undone AS (
+         UPDATE ${s.id}.receipts
+         SET undo_state = 'undone', undo_started_at = NULL, reversal = $2
+         WHERE id = $1
+         RETURNING holder, principal
+       )
+       INSERT INTO ${s.id}.receipts (id, receipt, action, holder, principal)
+       SELECT $3, $2, 'null', holder, principal FROM undone
+       RETURNING id`,
+    ),
+    /** Only an undo still `undoing` goes back: a finished one is never reopened. */
+    abandonUndo: prepared(
+      'abandonUndo',
+      `UPDATE ${s.id}.receipts SET undo_state = NULL, undo_started_at = NULL
+       WHERE id = $1 AND undo_state = 'undoing'`,
+    ),
+
+    getAuto: prepared(
+      'getAuto',
+      `SELECT ${s.id}.auto_json(a) AS record FROM ${s.id}.autos a
+       WHERE a.key = $1 AND a.frame_id = $2`,
+    ),
+    putAutoReply: prepared(
+      'putAutoReply',
+      `SELECT ${s.id}.put_auto_reply($1, $2, $3, $4, $5) AS record`,
+    ),
+
+    putHandles: prepared(
+      'putHandles',
+      `INSERT INTO ${s.id}.handles (id, holder, remainder, expires_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+       ON CONFLICT (id) DO UPDATE
+       SET holder = excluded.holder, remainder = excluded.remainder, expires_at = excluded.expires_at`,
+    ),
+    getHandle: prepared('getHandle', `SELECT * FROM ${s.id}.handles WHERE id = $1`),
+
+    spentTotal: prepared('spentTotal', `SELECT total FROM ${s.id}.spend WHERE block_id = $1`),
+
+    /** Outside a transaction a read takes no lock: it sees the last committed value. */
+    getData: prepared('getData', `SELECT value FROM ${s.id}.data WHERE key = $1`),
+    /** A prefix is a key range, so the primary key index answers it in order. */
+    listData: prepared(
+      'listData',
+      `SELECT key, value FROM ${s.id}.data
+       WHERE key >= $1 AND ($2::text IS NULL OR key < $2) ORDER BY key`,
+    ),
+    /** Writes take the key and prefix locks even alone, so they respect open transactions. */
+    putData: prepared('putData', `SELECT ${s.id}.data_put($1, $2)`),
+    deleteData: prepared('deleteData', `SELECT ${s.id}.data_delete($1)`),
+    /** Inside a transaction: the locking forms (migrations.ts, two-phase locking). */
+    getDataLocked: prepared('getDataLocked', `SELECT ${s.id}.data_get($1) AS value`),
+    listDataLocked: prepared(
+      'listDataLocked',
+      `SELECT k AS key, v AS value FROM ${s.id}.data_list($1, $2)`,
+    ),
+
+    /** All three expiries in one statement; a proposal with a commit record is kept. */
+    sweep: prepared(
+      'sweep',
+      `WITH proposals AS (
+         DELETE FROM ${s.id}.proposals p
+         WHERE p.expires < $1
+           AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits c WHERE c.proposal_id = p.id)
+       ), handles AS (
+         DELETE FROM ${s.id}.handles WHERE expires_at < $2
+       ), autos AS (
+         DELETE FROM ${s.id}.autos WHERE until < $2
+       )
+       SELECT 1`,
+    ),
+  } as const;
+}
+
+export type Statements = ReturnType<typeof statementsFor>;

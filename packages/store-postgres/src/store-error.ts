@@ -1,0 +1,24 @@
+/** Why a PostgresStore (or openStore) refused to work; local, never sent to a peer. */
+export const STORE_ERROR_REASONS = [
+  /** The schema name is not a plain lowercase SQL identifier. */
+  'bad_schema',
+  /** openStore got a URL it does not know how to open. */
+  'bad_url',
+  /** The database was migrated by newer code than this. */
+  'schema_too_new',
+  /** A finish or undo step named a commit or receipt the database does not have. */
+  'missing_record',
+] as const;
+
+export type StoreErrorReason = (typeof STORE_ERROR_REASONS)[number];
+
+/** A local failure of the PostgreSQL store: a bad setting or an impossible call. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  readonly reason: StoreErrorReason;
+
+  constructor(reason: StoreErrorReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,45 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/acme-instance.ts', import.meta.url));
+
+/** A service instance in its own process (fixtures/acme-instance.ts), on a shared schema. */
+export class InstanceProcess {
+  readonly child: ChildProcess;
+  /** Resolves with the parley:// address once the instance listens. */
+  readonly address: Promise<string>;
+
+  constructor(options: { url: string; schema: string; name: string; applyDelayMs?: number }) {
+    this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE], {
+      env: {
+        ...process.env,
+        PARLEY_PG_URL: options.url,
+        PARLEY_PG_SCHEMA: options.schema,
+        PARLEY_INSTANCE: options.name,
+        PARLEY_APPLY_DELAY_MS: String(options.applyDelayMs ?? 0),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.address = new Promise((resolve, reject) => {
+      const lines = createInterface({ input: this.child.stdout as NodeJS.ReadableStream });
+      lines.once('line', (line) => resolve((JSON.parse(line) as { address: string }).address));
+      this.child.once('exit', (code, signal) =>
+        reject(new Error(`instance ${options.name} exited (${code ?? signal}) before listening`)),
+      );
+    });
+    this.address.catch(() => {});
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Sends `signal` to this child (by its pid) and waits for it to exit. */
+  async stop(signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+    if (!this.running) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill(signal);
+    await exited;
+  }
+}

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SqliteStore } from '@parley/service';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, PostgresStore, StoreError } from '../src/index.js';
+import { DATABASE_URL, dropSchema, freshSchema } from './database.js';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup) await step();
+  cleanup = [];
+});
+
+function tempFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'parley-open-'));
+  cleanup.push(async () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
+
+describe('openStore: the store a --store URL names', () => {
+  it('a folder path, sqlite: and file: URLs open a SqliteStore', async () => {
+    for (const url of [tempFolder(), `sqlite:${tempFolder()}`, pathToFileURL(tempFolder()).href]) {
+      const store = await openStore(url);
+      expect(store).toBeInstanceOf(SqliteStore);
+      await store.data.put('k', url);
+      expect(await store.data.get('k')).toBe(url);
+      await store.close();
+    }
+  });
+
+  it('postgres:// and postgresql:// open a PostgresStore, in the schema the URL names', async () => {
+    const schema = freshSchema();
+    cleanup.push(() => dropSchema(schema));
+    const url = `${DATABASE_URL}?schema=${schema}`;
+    const store = await openStore(url);
+    expect(store).toBeInstanceOf(PostgresStore);
+    expect((store as PostgresStore).schema).toBe(schema);
+    await store.data.put('k', 'v');
+    await store.close();
+    const again = await openStore(url.replace(/^postgres:/, 'postgresql:'));
+    expect(await again.data.get('k')).toBe('v');
+    await again.close();
+  });
+
+  it('refuses other schemes with StoreError bad_url', async () => {
+    const refusal = await openStore('mysql://127.0.0.1/db').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(StoreError);
+    expect((refusal as StoreError).reason).toBe('bad_url');
+  });
+});
