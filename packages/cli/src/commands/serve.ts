@@ -24,6 +24,7 @@ type ServeFlags = {
   http?: string[];
   stdio?: boolean;
   data?: string;
+  store?: string;
   trust?: string[];
   localTrust: boolean;
 };
@@ -48,6 +49,7 @@ export function registerServe(program: Command, cli: Cli): void {
     .option('--http <host:port>', `HTTP bridge endpoint, at path ${HTTP_PATH}`, collectList)
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
+    .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
     .option('--no-local-trust', 'do not trust the local principal key')
     .action(
@@ -56,12 +58,15 @@ export function registerServe(program: Command, cli: Cli): void {
         if (!isExampleName(name)) {
           throw new CliError(`no example service "${name}"; choose ${EXAMPLE_NAMES.join(' or ')}`);
         }
+        if (flags.store !== undefined && flags.data !== undefined) {
+          throw new CliError('--store and --data both say where state lives: give one of them');
+        }
         const endpoints = endpointsFrom(flags);
         const trust = await trustedKeys(ctx.home, flags);
         // With --stdio, stdout carries frames only: everything else goes to stderr.
         const say = flags.stdio === true ? ctx.err : ctx.out;
         const running = await runExample(name, {
-          data: resolve(flags.data ?? join(ctx.home, 'data', name)),
+          store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name)),
           trust,
           endpoints,
           log: (line) => ctx.err(`${line}\n`),

@@ -69,7 +69,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         const trust = [publicKeyString(principal)];
         const log = (line: string): void => ctx.err(`${line}\n`);
         const calendar = await runExample('calendar', {
-          data: join(data, 'calendar'),
+          store: join(data, 'calendar'),
           trust,
           log,
           endpoints: [
@@ -78,7 +78,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           ],
         });
         const shop = await runExample('shop', {
-          data: join(data, 'shop'),
+          store: join(data, 'shop'),
           trust,
           log,
           endpoints: [

@@ -1,4 +1,5 @@
-import { SqliteStore } from '@parley/service';
+import type { Store } from '@parley/service';
+import { openStore } from '@parley/store-postgres';
 import { listen, type ParleyServer } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
@@ -7,7 +8,7 @@ import { createExample, type ExampleName } from './example-services.js';
 /** One endpoint: a transport URL for `listen`, with TLS material for parleys://. */
 export type Endpoint = { url: string; tls?: { cert: string; key: string } };
 
-/** An example service on a SqliteStore, listening on its endpoints. */
+/** An example service on its Store, listening on its endpoints. */
 export type RunningExample = {
   name: ExampleName;
   servers: ParleyServer[];
@@ -16,23 +17,27 @@ export type RunningExample = {
 };
 
 /**
- * Starts example `name` on a SqliteStore in `data`, trusting `trust`, on every endpoint. If any
- * endpoint cannot listen, what was started is closed again and CliError says why.
+ * Starts example `name` on the Store `store` names (a data folder for SQLite, or a
+ * postgres://… URL), trusting `trust`, on every endpoint. If any endpoint cannot listen, what
+ * was started is closed again and CliError says why.
  */
 export async function runExample(
   name: ExampleName,
   options: {
-    data: string;
+    /** A SQLite data folder, or a `postgres://…` URL (`openStore` of @parley/store-postgres). */
+    store: string;
     trust: readonly string[];
     endpoints: readonly Endpoint[];
     log: (line: string) => void;
   },
 ): Promise<RunningExample> {
-  let store: SqliteStore;
+  let store: Store;
   try {
-    store = new SqliteStore({ folder: options.data });
+    store = await openStore(options.store);
   } catch (error) {
-    throw new CliError(`cannot open the ${name} data in ${options.data}: ${reasonOf(error)}`);
+    throw new CliError(
+      `cannot open the ${name} store at ${redacted(options.store)}: ${reasonOf(error)}`,
+    );
   }
   const report = (message: string, error: unknown): void =>
     options.log(`[${name}] ${message}: ${reasonOf(error)}`);
@@ -82,4 +87,15 @@ export function untilStopped(
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
     extraStop?.(stop);
   });
+}
+
+/** A store setting fit to print: a URL's password never reaches the terminal or a log. */
+function redacted(store: string): string {
+  try {
+    const url = new URL(store);
+    if (url.password !== '') url.password = '***';
+    return url.protocol === 'file:' ? store : url.toString();
+  } catch {
+    return store;
+  }
 }
