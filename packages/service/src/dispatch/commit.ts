@@ -143,24 +143,31 @@ export async function commit(
       'only the agent whose proof was on the INTENT may commit its proposals (§4.4)',
     );
   }
-  const existing = await core.store.getCommit(stored.proposal.id);
-  if (existing !== undefined) return replayCommit(core, request, existing, holder);
   if (core.now() > stored.proposal.expires) {
+    // A retry after the proposal expired still gets its receipt, if the commit happened.
+    const existing = await core.store.getCommit(stored.proposal.id);
+    if (existing !== undefined) return replayCommit(core, request, existing, holder);
     throw new ParleyError('expired', 'the proposal has expired; re-run the INTENT for a fresh one');
   }
+  // The store's claim answers "already committed" atomically, so a first COMMIT reads nothing
+  // before it; a retry that the grant alone would not authorize again is checked below.
   const outcome = await authorizeAndCommit(core, stored, request, holder, ctx);
-  switch (outcome.kind) {
-    case 'committed':
-      return receiptBody(outcome.receipt, outcome.replay, outcome.auto);
-    case 'consent':
-      throw new ParleyError('consent_required', `${outcome.reason}: the principal must approve`, {
-        consent: outcome.consent,
-      });
-    case 'refused':
-      throw outcome.error;
-    case 'auto_seen':
-      throw new ParleyError('internal', 'unexpected auto record on a COMMIT');
+  if (outcome.kind === 'committed') {
+    return receiptBody(outcome.receipt, outcome.replay, outcome.auto);
   }
+  if (outcome.kind === 'auto_seen') {
+    throw new ParleyError('internal', 'unexpected auto record on a COMMIT');
+  }
+  // §4.4: a retry is authorized like the commit but without per, spend and risk, so a commit
+  // that already happened is never turned into a consent prompt.
+  const existing = await core.store.getCommit(stored.proposal.id);
+  if (existing !== undefined) return replayCommit(core, request, existing, holder);
+  if (outcome.kind === 'consent') {
+    throw new ParleyError('consent_required', `${outcome.reason}: the principal must approve`, {
+      consent: outcome.consent,
+    });
+  }
+  throw outcome.error;
 }
 
 /**

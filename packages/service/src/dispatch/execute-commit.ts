@@ -125,7 +125,7 @@ export async function executeCommit(
         release(receipt);
         return { kind: 'committed', receipt, replay: false, auto };
       }
-      return await settleBegin(core, outcome, auto);
+      return await settleBegin(core, outcome, start);
     } catch (error) {
       fail(error);
       throw error;
@@ -134,7 +134,7 @@ export async function executeCommit(
     }
   }
   const begun = await core.store.beginCommit(start);
-  if (begun.kind !== 'started') return settleBegin(core, begun, auto);
+  if (begun.kind !== 'started') return settleBegin(core, begun, start);
   core.inFlight.set(stored.proposal.id, running);
   try {
     let result: JsonValue | undefined;
@@ -157,21 +157,28 @@ export async function executeCommit(
   }
 }
 
+/**
+ * What a begin that did not start means. A commit found already there is a replay (§4.4), shown
+ * only to the holder and principal that made it.
+ */
 async function settleBegin(
   core: ServiceCore,
   begun: Settled<CommitBegin>,
-  auto: boolean,
+  start: CommitStart,
 ): Promise<CommitOutcome> {
   switch (begun.kind) {
     case 'over_limit':
     case 'auto_seen':
       return begun;
     case 'exists': {
+      if (begun.record.holder !== start.holder || begun.record.principal !== start.principal) {
+        throw new ParleyError('forbidden', 'this proposal was committed for another principal');
+      }
       const receipt =
         begun.record.state === 'done'
           ? (begun.record.receipt as Receipt)
           : await awaitApplying(core, begun.record);
-      return { kind: 'committed', receipt, replay: true, auto: auto || begun.record.auto };
+      return { kind: 'committed', receipt, replay: true, auto: begun.record.auto };
     }
   }
 }
