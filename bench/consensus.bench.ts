@@ -5,18 +5,11 @@
  *
  *   npm run bench -w @parley/consensus
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// Under plain `node --import tsx` the package resolves to dist/, which may be stale: measure the
-// source by re-running under the `source` export condition.
-if (!import.meta.resolve('@parley/consensus').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const args = ['--conditions=source', '--import', 'tsx', self, ...process.argv.slice(2)];
-  process.exit(spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1);
-}
+measureSource(import.meta, '@parley/consensus');
 
 const c = await import('@parley/consensus');
 const { keyPairFromSeed, utf8, verify } = await import('@parley/protocol');

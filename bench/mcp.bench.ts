@@ -8,16 +8,10 @@
  *
  *   node --import tsx bench/mcp.bench.ts
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// Under plain `node --import tsx` the packages resolve to dist/, which may be stale: measure the
-// source by re-running under the `source` export condition.
-if (!import.meta.resolve('@parley/mcp').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const args = ['--conditions=source', '--import', 'tsx', self, ...process.argv.slice(2)];
-  process.exit(spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1);
-}
+measureSource(import.meta, '@parley/mcp');
 
 const { listen } = await import('@parley/transport');
 const { connect } = await import('@parley/client');
@@ -25,7 +19,7 @@ const { renderLens } = await import('@parley/protocol');
 const { createCalendarService } = await import('@parley/examples/calendar');
 const { Client, StdioClientTransport } = await import('../packages/mcp/test/support/sdk-client.js');
 const { fmt, PIPELINE, pipelined, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import(
-  './mcp-rates.js'
+  './round-trip-rates.js'
 );
 
 const PARAMS = { query: 'standup' };

@@ -11,18 +11,12 @@
  *   node --import tsx bench/postgres.bench.ts      (or: npm run bench -w @parley/store-postgres)
  *   PARLEY_BENCH_DATABASE_URL, BENCH_MS, BENCH_ROUNDS and BENCH_LANES change the defaults.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// Under plain `node --import tsx` the packages resolve to dist/, which may be stale: measure the
-// source by re-running under the `source` export condition.
-if (!import.meta.resolve('@parley/store-postgres').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const args = ['--conditions=source', '--import', 'tsx', self, ...process.argv.slice(2)];
-  process.exit(spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1);
-}
+measureSource(import.meta, '@parley/store-postgres');
 
 const { MemoryStore } = await import('@parley/service');
 const { keyPairFromSeed } = await import('@parley/protocol');

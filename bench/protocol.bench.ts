@@ -5,21 +5,12 @@
  *
  *   npm run bench -w @parley/protocol          (BENCH_MS, BENCH_ROUNDS tune the windows)
  */
-import { spawnSync } from 'node:child_process';
 import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// The package script runs plain `node --import tsx`, under which '@parley/protocol' resolves to
-// dist/ (possibly stale). Measure the source: re-run under the `source` export condition.
-if (!import.meta.resolve('@parley/protocol').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const flags = ['--conditions=source', '--expose-gc', '--import', 'tsx'];
-  const args = [...flags, self, ...process.argv.slice(2)];
-  const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
-  process.exit(run.status ?? 1);
-}
+measureSource(import.meta, '@parley/protocol', ['--expose-gc']);
 
 const protocol = await import('@parley/protocol');
 const {

@@ -8,19 +8,12 @@
  *   node --import tsx bench/service.bench.ts      (or: npm run bench -w @parley/service)
  *   BENCH_MS and BENCH_ROUNDS set the round length (ms) and the number of rounds.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// Under plain `node --import tsx` the packages resolve to dist/, which may be stale: measure the
-// source by re-running under the `source` export condition.
-if (!import.meta.resolve('@parley/service').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const args = ['--conditions=source', '--import', 'tsx', self, ...process.argv.slice(2)];
-  process.exit(spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1);
-}
+measureSource(import.meta, '@parley/service');
 
 const { MemoryStore, SqliteStore } = await import('@parley/service');
 const { keyFromSeed } = await import('./service-agent.js');

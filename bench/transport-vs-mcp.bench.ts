@@ -9,25 +9,19 @@
  *
  *   node --import tsx bench/transport-vs-mcp.bench.ts
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { measureSource } from './measure-source.js';
 
-// Under plain `node --import tsx` the packages resolve to dist/, which may be stale: measure the
-// source by re-running under the `source` export condition.
-if (!import.meta.resolve('@parley/transport').endsWith('/src/index.ts')) {
-  const self = fileURLToPath(import.meta.url);
-  const args = ['--conditions=source', '--import', 'tsx', self, ...process.argv.slice(2)];
-  process.exit(spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1);
-}
+measureSource(import.meta, '@parley/transport');
 
 const { listen } = await import('@parley/transport');
 const { connect } = await import('@parley/client');
 const { createCalendarService } = await import('@parley/examples/calendar');
 const { defineService } = await import('@parley/service');
 const { Client, StdioClientTransport } = await import('../packages/mcp/test/support/sdk-client.js');
-const { rawEchoClient, rawEchoServer } = await import('./transport-vs-mcp-raw-echo.js');
+const { rawEchoClient, rawEchoServer } = await import('./raw-echo.js');
 const { fmt, PIPELINE, pipelined, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import(
-  './mcp-rates.js'
+  './round-trip-rates.js'
 );
 
 const CAPABILITY = 'calendar.find';

@@ -1,7 +1,7 @@
 /**
- * Measuring kit of the MCP benchmarks: operations per second, best of BENCH_ROUNDS rounds of
- * BENCH_MS each, the contenders taking turns round by round so load on the machine hits them
- * alike. Wall time, since the MCP contenders run in child processes.
+ * Measuring kit of the round-trip benchmarks (transport, end to end, MCP): operations per second,
+ * best of BENCH_ROUNDS rounds of BENCH_MS each, the contenders taking turns round by round so load
+ * on the machine hits them alike. Wall time, since some contenders run in child processes.
  */
 
 export const ROUND_MS = Number(process.env.BENCH_MS ?? 1000);
