@@ -75,6 +75,7 @@ const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 class Instance {
   readonly #child: ChildProcess;
   #answer: (message: unknown) => void = () => {};
+  #lost: (error: Error) => void = () => {};
 
   private constructor(child: ChildProcess) {
     this.#child = child;
@@ -94,6 +95,8 @@ class Instance {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const instance = new Instance(child);
+    // One exit listener for the instance's life: a question pending when it dies fails.
+    child.once('exit', (code) => instance.#lost(new Error(`bench instance exited (${code})`)));
     await instance.#next();
     return instance;
   }
@@ -101,7 +104,7 @@ class Instance {
   #next(): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.#answer = resolve;
-      this.#child.once('exit', (code) => reject(new Error(`bench instance exited (${code})`)));
+      this.#lost = reject;
     });
   }
 
