@@ -1,29 +1,17 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { agent, principal, stranger, subAgent } from '../../test/fixtures/keys.js';
 import { canonicalize } from '../canonical.js';
 import type { Consent } from '../errors.js';
-import { type KeyPair, keyPairFromSeed, publicKeyString, utf8, verify } from '../keys.js';
+import { publicKeyString, utf8, verify } from '../keys.js';
+
 import { consentGrant, delegateGrant, issueGrant } from './issue.js';
 import { blockId, decodeGrant, encodeGrant } from './token.js';
 import type { Caveat } from './types.js';
 import { verifyGrant } from './verify.js';
 
-let principal: KeyPair;
-let agent: KeyPair;
-let subAgent: KeyPair;
-let stranger: KeyPair;
-let P: string;
-let A: string;
-let B: string;
-
-beforeAll(async () => {
-  principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
-  agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
-  subAgent = await keyPairFromSeed(new Uint8Array(32).fill(3));
-  stranger = await keyPairFromSeed(new Uint8Array(32).fill(4));
-  P = publicKeyString(principal);
-  A = publicKeyString(agent);
-  B = publicKeyString(subAgent);
-});
+const P = publicKeyString(principal);
+const A = publicKeyString(agent);
+const B = publicKeyString(subAgent);
 
 afterEach(() => {
   vi.useRealTimers();

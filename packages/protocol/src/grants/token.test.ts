@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { agent, principal, subAgent } from '../../test/fixtures/keys.js';
 import { decodeB64url, encodeB64url } from '../b64url.js';
 import { canonicalize } from '../canonical.js';
-import { type KeyPair, keyPairFromSeed, publicKeyString } from '../keys.js';
+import { publicKeyString } from '../keys.js';
 import { delegateGrant, issueGrant } from './issue.js';
 import {
   blockId,
@@ -18,16 +19,10 @@ import {
 } from './token.js';
 import type { Grant } from './types.js';
 
-let principal: KeyPair;
-let agent: KeyPair;
-let subAgent: KeyPair;
 let root: Grant;
 let delegated: Grant;
 
 beforeAll(async () => {
-  principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
-  agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
-  subAgent = await keyPairFromSeed(new Uint8Array(32).fill(3));
   root = await issueGrant(principal, {
     sub: publicKeyString(agent),
     caveats: [{ svc: ['cal.example.com'] }, { exp: 1_790_003_600 }],

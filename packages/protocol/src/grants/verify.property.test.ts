@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalize } from '../canonical.js';
+import { describe, expect, it } from 'vitest';
+import { agent, principal, signBlock, subAgent } from '../../test/fixtures/keys.js';
 import { RISK_LEVELS, VERBS } from '../frames.js';
 import type { JsonValue } from '../json.js';
-import { type KeyPair, keyPairFromSeed, publicKeyString, sign, utf8 } from '../keys.js';
+import { publicKeyString } from '../keys.js';
 import { ChainCache } from './chain-cache.js';
 import { blockId, encodeGrant } from './token.js';
 import type { Block, Grant } from './types.js';
@@ -12,19 +12,9 @@ import { type GrantContext, type GrantVerdict, verifyGrant } from './verify.js';
 const NOW = 1_790_000_000;
 const SERVICES = ['a.example', 'b.example'];
 const CAPABILITIES = ['cal.find', 'cal.move', 'mail.send'];
+
 const HASHES = ['h1', 'h2'];
 const CURRENCIES = ['USD', 'EUR'];
-
-// Keys are derived once: signing is the cost of each run.
-let principal: KeyPair;
-let agent: KeyPair;
-let subAgent: KeyPair;
-
-beforeAll(async () => {
-  principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
-  agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
-  subAgent = await keyPairFromSeed(new Uint8Array(32).fill(3));
-});
 
 const limit = fc.record({
   max: fc.integer({ min: 0, max: 200 }),
@@ -95,23 +85,19 @@ const request = fc.record({
   spentChild: fc.integer({ min: 0, max: 200 }),
 });
 
-async function signed<T extends object>(signer: KeyPair, p: T): Promise<{ p: T; s: string }> {
-  return { p, s: await sign(signer, utf8(canonicalize(p))) };
-}
-
 /** A root grant (principal → agent) and its delegation (agent → sub-agent), signed directly. */
 async function parentAndChild(
   rootCaveats: JsonValue[],
   childCaveats: JsonValue[],
 ): Promise<{ parent: Grant; child: Grant }> {
-  const root = await signed(principal, {
+  const root = await signBlock(principal, {
     iss: publicKeyString(principal),
     sub: publicKeyString(agent),
     caveats: rootCaveats,
     iat: NOW - 100,
     nonce: 'n',
   });
-  const link = await signed(agent, {
+  const link = await signBlock(agent, {
     prev: blockId(root),
     sub: publicKeyString(subAgent),
     caveats: childCaveats,

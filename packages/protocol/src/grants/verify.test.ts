@@ -1,11 +1,13 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { agent, principal, signBlock, stranger, subAgent } from '../../test/fixtures/keys.js';
 import { decodeB64url, encodeB64url } from '../b64url.js';
 import { canonicalize } from '../canonical.js';
 import { cryptoPort, setCryptoPort } from '../crypto/backend.js';
 import type { CryptoPort } from '../crypto/port.js';
 import type { Risk } from '../frames.js';
 import type { JsonValue } from '../json.js';
-import { type KeyPair, keyPairFromSeed, publicKeyString, sign, utf8 } from '../keys.js';
+import { type KeyPair, publicKeyString, utf8 } from '../keys.js';
+
 import { ChainCache } from './chain-cache.js';
 import { blockId, encodeGrant, GRANT_PREFIX } from './token.js';
 import type { Block, Grant } from './types.js';
@@ -21,29 +23,10 @@ const SVC = 'cal.example.com';
 const NOW = 1_790_000_000;
 const HASH = 'proposal-hash';
 
-let principal: KeyPair;
-let agent: KeyPair;
-let subAgent: KeyPair;
-let stranger: KeyPair;
-let P: string;
-let A: string;
-let B: string;
-let S: string;
-
-beforeAll(async () => {
-  principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
-  agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
-  subAgent = await keyPairFromSeed(new Uint8Array(32).fill(3));
-  stranger = await keyPairFromSeed(new Uint8Array(32).fill(4));
-  P = publicKeyString(principal);
-  A = publicKeyString(agent);
-  B = publicKeyString(subAgent);
-  S = publicKeyString(stranger);
-});
-
-async function signed<T extends object>(signer: KeyPair, p: T): Promise<{ p: T; s: string }> {
-  return { p, s: await sign(signer, utf8(canonicalize(p))) };
-}
+const P = publicKeyString(principal);
+const A = publicKeyString(agent);
+const B = publicKeyString(subAgent);
+const S = publicKeyString(stranger);
 
 /**
  * A grant signed as §6.2 says, from the principal to the agent and then down `links`, with any
@@ -54,7 +37,7 @@ async function grantOf(
   ...links: { caveats: unknown[]; sub?: KeyPair }[]
 ): Promise<Grant> {
   const blocks: Block[] = [
-    await signed(principal, {
+    await signBlock(principal, {
       iss: P,
       sub: A,
       caveats: rootCaveats as JsonValue[],
@@ -67,7 +50,7 @@ async function grantOf(
     const next = link.sub ?? subAgent;
     const prev = blockId(blocks[blocks.length - 1] as Block);
     const p = { prev, sub: publicKeyString(next), caveats: link.caveats as JsonValue[], iat: 2 };
-    blocks.push(await signed(holder, p));
+    blocks.push(await signBlock(holder, p));
     holder = next;
   }
   return blocks as Grant;
@@ -434,19 +417,24 @@ describe('§6.4 unauthorized chains', () => {
   });
 
   it('a forged issuer (signed by another key than iss)', async () => {
-    const forged = await signed(stranger, { iss: P, sub: A, caveats: [], iat: 1, nonce: 'n' });
+    const forged = await signBlock(stranger, { iss: P, sub: A, caveats: [], iat: 1, nonce: 'n' });
     expect(await check(encodeGrant([forged]), ctx())).toBe('unauthorized');
   });
 
   it('a broken prev link, even when the block is signed by the holder', async () => {
     const [root] = await grantOf([]);
-    const badLink = await signed(agent, { prev: 'not-the-root-id', sub: B, caveats: [], iat: 2 });
+    const badLink = await signBlock(agent, {
+      prev: 'not-the-root-id',
+      sub: B,
+      caveats: [],
+      iat: 2,
+    });
     expect(await check(encodeGrant([root, badLink]), ctx({ proofKey: B }))).toBe('unauthorized');
   });
 
   it('a delegation signed by someone other than the previous holder', async () => {
     const [root] = await grantOf([]);
-    const link = await signed(stranger, { prev: blockId(root), sub: B, caveats: [], iat: 2 });
+    const link = await signBlock(stranger, { prev: blockId(root), sub: B, caveats: [], iat: 2 });
     expect(await check(encodeGrant([root, link]), ctx({ proofKey: B }))).toBe('unauthorized');
   });
 
