@@ -243,6 +243,23 @@ describe('§4.4 COMMIT', () => {
     expect(s.outside.sent).toEqual([]);
   });
 
+  it('§4.4: a transactional COMMIT meeting a commit another writer left applying answers in doubt', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 5 })).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    // Another instance began this commit and has not finished it.
+    await s.store.beginCommit({
+      proposalId: p.id,
+      holder: publicKeyString(agent),
+      principal: publicKeyString(principal),
+      startedAt: T0,
+      amount: 0,
+      caps: [],
+    });
+    expect(await s.commit(p.id, p.hash)).toMatchObject({ code: 'unavailable' });
+    expect(await s.store.data.list('bought/')).toEqual([]);
+  });
+
   it('§4.4: concurrent COMMITs of one proposal execute it once', async () => {
     const s = await setup();
     const { reply } = await send(

@@ -17,6 +17,7 @@ import type {
   StoredProposal,
 } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
+import { markInFlight } from './in-flight.js';
 
 /** The outcome of executing (or finding) a commit. */
 export type CommitOutcome =
@@ -74,6 +75,11 @@ export function receiptOf(proposal: Proposal, at: number, result: JsonValue | un
 export async function awaitApplying(core: ServiceCore, record: CommitRecord): Promise<Receipt> {
   const running = core.inFlight.get(record.proposalId);
   if (running !== undefined) return running;
+  return inDoubt();
+}
+
+/** §4.4: a commit that has not finished and is not running here must not run again. */
+function inDoubt(): never {
   throw new ParleyError(
     'unavailable',
     'this commit has not finished: it is in progress, or in doubt after a crash, and it will not be executed again; retry later',
@@ -103,15 +109,8 @@ export async function executeCommit(
     progress: progressSink(ctx, re),
   });
   const auto = start.auto !== undefined;
-  let release: (receipt: Receipt) => void = () => {};
-  let fail: (error: unknown) => void = () => {};
-  const running = new Promise<Receipt>((resolve, reject) => {
-    release = resolve;
-    fail = reject;
-  });
-  running.catch(() => {});
   if (definition.transactional === true) {
-    core.inFlight.set(stored.proposal.id, running);
+    const running = markInFlight(core, stored.proposal.id);
     try {
       const outcome = await core.store.commitInTransaction(start, async (data) => {
         const result = await definition.apply(stored.action, applyContext(data));
@@ -120,22 +119,22 @@ export async function executeCommit(
           action: stored.action,
         };
       });
-      if (outcome.kind === 'done') {
-        const receipt = outcome.record.receipt as Receipt;
-        release(receipt);
-        return { kind: 'committed', receipt, replay: false, auto };
-      }
-      return await settleBegin(core, outcome, start);
+      const settled: CommitOutcome =
+        outcome.kind === 'done'
+          ? { kind: 'committed', receipt: outcome.record.receipt as Receipt, replay: false, auto }
+          : await settleBegin(core, outcome, start, false);
+      if (settled.kind === 'committed') running.done(settled.receipt);
+      return settled;
     } catch (error) {
-      fail(error);
+      running.failed(error);
       throw error;
     } finally {
-      core.inFlight.delete(stored.proposal.id);
+      running.clear();
     }
   }
   const begun = await core.store.beginCommit(start);
-  if (begun.kind !== 'started') return settleBegin(core, begun, start);
-  core.inFlight.set(stored.proposal.id, running);
+  if (begun.kind !== 'started') return settleBegin(core, begun, start, true);
+  const running = markInFlight(core, stored.proposal.id);
   try {
     let result: JsonValue | undefined;
     try {
@@ -147,24 +146,27 @@ export async function executeCommit(
     }
     const receipt = receiptOf(stored.proposal, start.startedAt, result);
     await core.store.finishCommit(stored.proposal.id, receipt, stored.action);
-    release(receipt);
+    running.done(receipt);
     return { kind: 'committed', receipt, replay: false, auto };
   } catch (error) {
-    fail(error);
+    running.failed(error);
     throw error;
   } finally {
-    core.inFlight.delete(stored.proposal.id);
+    running.clear();
   }
 }
 
 /**
  * What a begin that did not start means. A commit found already there is a replay (§4.4), shown
- * only to the holder and principal that made it.
+ * only to the holder and principal that made it. One still applying is awaited if this process
+ * runs it (`mayWait`); the transactional path has marked the commit in flight itself, so there it
+ * can only be another writer's, and is in doubt.
  */
 async function settleBegin(
   core: ServiceCore,
   begun: Settled<CommitBegin>,
   start: CommitStart,
+  mayWait: boolean,
 ): Promise<CommitOutcome> {
   switch (begun.kind) {
     case 'over_limit':
@@ -177,7 +179,9 @@ async function settleBegin(
       const receipt =
         begun.record.state === 'done'
           ? (begun.record.receipt as Receipt)
-          : await awaitApplying(core, begun.record);
+          : mayWait
+            ? await awaitApplying(core, begun.record)
+            : inDoubt();
       return { kind: 'committed', receipt, replay: true, auto: begun.record.auto };
     }
   }

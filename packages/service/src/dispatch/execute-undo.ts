@@ -9,6 +9,7 @@ import { newReceiptId } from '../ids.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
+import { markInFlight } from './in-flight.js';
 
 /** §4.5: effects a reversal undoes by default: updates swap back, creates and deletes invert. */
 export function reversedEffects(effects: readonly Effect[]): Effect[] {
@@ -83,23 +84,20 @@ export async function executeUndo(
   const key = `undo:${receipt.id}`;
   const existing = core.inFlight.get(key);
   if (existing !== undefined) return { reversal: await existing, replay: true };
-  let settle: (r: Receipt) => void = () => {};
-  let fail: (e: unknown) => void = () => {};
-  const running = new Promise<Receipt>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
-  running.catch(() => {});
-  core.inFlight.set(key, running);
+  const running = markInFlight(core, key);
   try {
     if (definition.transactional === true) {
       const outcome = await core.store.undoInTransaction(receipt.id, now, reverse);
       const settled = await settleUndo(outcome, receipt.id);
-      settle(settled.reversal);
+      running.done(settled.reversal);
       return settled;
     }
     const begun = await core.store.beginUndo(receipt.id, now);
-    if (begun.kind !== 'started') return await settleUndo(begun, receipt.id);
+    if (begun.kind !== 'started') {
+      const settled = await settleUndo(begun, receipt.id);
+      running.done(settled.reversal);
+      return settled;
+    }
     let reversal: Receipt;
     try {
       reversal = await reverse(core.store.data);
@@ -108,13 +106,13 @@ export async function executeUndo(
       throw error;
     }
     await core.store.finishUndo(receipt.id, reversal);
-    settle(reversal);
+    running.done(reversal);
     return { reversal, replay: false };
   } catch (error) {
-    fail(error);
+    running.failed(error);
     throw error;
   } finally {
-    core.inFlight.delete(key);
+    running.clear();
   }
 }
 
