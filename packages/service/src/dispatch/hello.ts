@@ -2,14 +2,13 @@ import {
   type BriefBody,
   type Capability,
   DEFAULT_BUDGET,
-  estimateTokens,
+  estimateLens,
   type HelloRequest,
-  renderLens,
 } from '@parley/protocol';
 import type { CapabilityEntry } from '../capability.js';
 import { newHandleId } from '../ids.js';
 import type { ServiceCore } from './core.js';
-import { fitToBudget, storeRemainders } from './reply.js';
+import { storeRemainders } from './reply.js';
 
 /** A capability's BRIEF entry (§4.1). */
 export function capabilityOf(entry: CapabilityEntry): Capability {
@@ -40,18 +39,19 @@ export function briefOf(core: ServiceCore): BriefBody {
 export async function hello(core: ServiceCore, request: HelloRequest): Promise<BriefBody> {
   const full = briefOf(core);
   const budget = request.budget ?? DEFAULT_BUDGET;
-  if (estimateTokens(renderLens(full)) <= budget) return full;
+  if (estimateLens(full) <= budget) return full;
   const items = full.capabilities;
   const handle = newHandleId();
-  const est = estimateTokens(renderLens({ kind: 'ANSWER', data: { items } }));
+  const est = estimateLens({ kind: 'ANSWER', data: { items } });
   const lean: BriefBody = {
     ...full,
     capabilities: items.map(({ params: _params, ...rest }) => rest),
     more: [{ handle, path: 'capabilities', remaining: items.length, est }],
   };
-  while (lean.capabilities.length > 1 && estimateTokens(renderLens(lean)) > budget) {
+  // §8 list root: whole trailing capabilities go, at least one stays (what fitReply would do).
+  while (lean.capabilities.length > 1 && estimateLens(lean) > budget) {
     lean.capabilities = lean.capabilities.slice(0, Math.floor(lean.capabilities.length / 2));
   }
   await storeRemainders(core, null, [{ handle, remainder: { items, listRoot: 'capabilities' } }]);
-  return fitToBudget(core, request, lean, null);
+  return lean;
 }
