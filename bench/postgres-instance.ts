@@ -15,7 +15,8 @@
 import { keyPairFromSeed, type Receipt, type Request } from '@parley/protocol';
 import type { CommitStart } from '@parley/service';
 import { PostgresStore } from '@parley/store-postgres';
-import { benchService, expectKind, PayingAgent, PRICE } from './postgres-dispatch.js';
+import { benchService, commitFrames, PRICE, payingAgent } from './no-op-commit.js';
+import { type BenchAgent, expectKind } from './service-agent.js';
 
 type Command =
   | { prepare: { lanes: number[]; perLane: number; agents: number; direct: boolean } }
@@ -34,7 +35,7 @@ const store = await PostgresStore.open(env('PARLEY_BENCH_DATABASE_URL'), {
 });
 const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
 const service = benchService(store, principal, now);
-const agents = new Map<number, PayingAgent>();
+const agents = new Map<number, BenchAgent>();
 /** One prepared commit: a frame for the dispatcher, or the store's arguments for it. */
 type Work = { frame: Request } | { start: CommitStart; receipt: Receipt };
 let lanes: Work[][] = [];
@@ -66,10 +67,10 @@ function directWork(agent: number): Work {
   };
 }
 
-async function agent(n: number): Promise<PayingAgent> {
+async function agent(n: number): Promise<BenchAgent> {
   let found = agents.get(n);
   if (found === undefined) {
-    found = await PayingAgent.create(principal, 10 + n, now);
+    found = await payingAgent(principal, 10 + n, now);
     agents.set(n, found);
   }
   return found;
@@ -98,7 +99,7 @@ async function obey(command: Command): Promise<unknown> {
         async (lane): Promise<Work[]> =>
           direct
             ? Array.from({ length: perLane }, () => directWork(lane % count))
-            : (await (await agent(lane % count)).commitFrames(service, perLane)).map((frame) => ({
+            : (await commitFrames(await agent(lane % count), service, perLane)).map((frame) => ({
                 frame,
               })),
       ),

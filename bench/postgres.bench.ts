@@ -20,7 +20,8 @@ measureSource(import.meta, '@parley/store-postgres');
 
 const { MemoryStore } = await import('@parley/service');
 const { keyPairFromSeed } = await import('@parley/protocol');
-const { benchService, expectKind, PayingAgent, PRICE } = await import('./postgres-dispatch.js');
+const { benchService, commitFrames, PRICE, payingAgent } = await import('./no-op-commit.js');
+const { expectKind } = await import('./service-agent.js');
 const { createSpendRows, rawCommits } = await import('./postgres-limit.js');
 const { default: pg } = await import('pg');
 const { fork } = await import('node:child_process');
@@ -157,8 +158,8 @@ function commitRound(instances: Instance[], agents: number, direct = false): Rou
 async function sampleReceipt(): Promise<string> {
   const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
   const service = benchService(new MemoryStore(), principal, NOW);
-  const agent = await PayingAgent.create(principal, 10, NOW);
-  const [frame] = await agent.commitFrames(service, 1);
+  const agent = await payingAgent(principal, 10, NOW);
+  const [frame] = await commitFrames(agent, service, 1);
   const reply = expectKind(await service.handle(frame as Request), 'RECEIPT');
   await service.close();
   return JSON.stringify(reply.kind === 'RECEIPT' ? reply.receipt : null);

@@ -5,6 +5,7 @@
 import {
   type Caveat,
   encodeGrant,
+  type FinalReply,
   issueGrant,
   type KeyPair,
   keyPairFromSeed,
@@ -71,4 +72,12 @@ export class BenchAgent {
   again(request: Request): Request {
     return { ...request, id: `b${++this.#frames}` };
   }
+}
+
+/** The reply, if it is of `kind`; else an error naming what came instead. */
+export function expectKind(reply: FinalReply, kind: FinalReply['kind']): FinalReply {
+  if (reply.kind !== kind) {
+    throw new Error(`expected ${kind}, got ${JSON.stringify(reply).slice(0, 300)}`);
+  }
+  return reply;
 }

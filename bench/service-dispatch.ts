@@ -13,7 +13,7 @@ import {
   type Request,
 } from '@parley/protocol';
 import type { Service, Store } from '@parley/service';
-import { BenchAgent } from './service-agent.js';
+import { BenchAgent, expectKind } from './service-agent.js';
 import { batched, type Round, repeated } from './service-rates.js';
 
 /** The item every benched order buys: restocked so thousands of orders never sell it out. */
@@ -32,13 +32,6 @@ export type ShopRounds = {
   sampleReceipt(): Promise<string>;
   close(): Promise<void>;
 };
-
-function expectKind(reply: FinalReply, kind: FinalReply['kind']): FinalReply {
-  if (reply.kind !== kind) {
-    throw new Error(`expected ${kind}, got ${reply.kind}: ${JSON.stringify(reply).slice(0, 300)}`);
-  }
-  return reply;
-}
 
 /** The example shop on `store`, restocked for the bench, and an agent allowed to spend. */
 export async function shopRounds(
