@@ -12,6 +12,7 @@ import { registerConsensus } from './commands/consensus.js';
 import { registerDelegate } from './commands/delegate.js';
 import { registerExpand } from './commands/expand.js';
 import { registerGrant } from './commands/grant.js';
+import { registerGrants } from './commands/grants.js';
 import { registerHello } from './commands/hello.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerIntent } from './commands/intent.js';
@@ -24,6 +25,16 @@ import { registerUndo } from './commands/undo.js';
 import { registerWhoami } from './commands/whoami.js';
 
 const VERSION = '0.1.0';
+
+/** The exit statuses (EXIT in cli-error.ts), for scripts; the package README has the same table. */
+const EXIT_HELP = `
+Exit status:
+  0  done: a reply that is not ERROR or CLARIFY, a check that passed, an approval signed
+  1  the service answered ERROR; a check failed; the person answered no
+  2  a local failure: usage, bad URL, unreachable host, files, no terminal for approve
+  3  commit needs the principal's consent: parley approve PROPOSAL, then commit again
+  4  the service asked a question (CLARIFY): answer with --pick N or a printed command
+`;
 
 /** Runs the CLI on `argv` (as process.argv: node, script, args…) and resolves with the exit code. */
 export async function runCli(
@@ -47,11 +58,13 @@ export async function runCli(
     )
     .version(VERSION)
     .showHelpAfterError('(run parley --help for the commands)')
+    .addHelpText('after', EXIT_HELP)
     .exitOverride()
     .configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   registerKeys(program, cli);
   registerWhoami(program, cli);
   registerGrant(program, cli);
+  registerGrants(program, cli);
   registerDelegate(program, cli);
   registerInspect(program, cli);
   registerHello(program, cli);

@@ -53,7 +53,7 @@ describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', 
   it('§4.3 a CLARIFY prints the follow-up commands; --pick answers it; commit and undo follow', async () => {
     const params = ['event=1:1 with Ana', `to=${to}`];
     const clarify = await runCli(['intent', url, 'calendar.reschedule', ...params], env);
-    expect(clarify.code).toBe(0);
+    expect(clarify.code).toBe(4);
     expect(clarify.stdout).toMatch(/^\? Which Ana\?\n {2}1\. Ana Ruiz/);
     expect(clarify.stderr).toContain(
       `1: parley intent ${url} calendar.reschedule --params '{"event":"e42","to":"${to}"}'`,
