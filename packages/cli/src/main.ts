@@ -10,6 +10,7 @@ import { registerAsk } from './commands/ask.js';
 import { registerCommit } from './commands/commit.js';
 import { registerConsensus } from './commands/consensus.js';
 import { registerDelegate } from './commands/delegate.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerExpand } from './commands/expand.js';
 import { registerGrant } from './commands/grant.js';
 import { registerGrants } from './commands/grants.js';
@@ -20,6 +21,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerLens } from './commands/lens.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
+import { registerSetup } from './commands/setup.js';
 import { registerStart } from './commands/start.js';
 import { registerUndo } from './commands/undo.js';
 import { registerWhoami } from './commands/whoami.js';
@@ -79,6 +81,8 @@ export async function runCli(
   registerStart(program, cli, env);
   registerConsensus(program, cli);
   registerMcp(program, cli);
+  registerSetup(program, cli);
+  registerDoctor(program, cli);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   try {
