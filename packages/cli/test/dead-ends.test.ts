@@ -9,6 +9,7 @@ import {
   spawnTracked,
   waitForOutput,
 } from './fixtures/cli-process.js';
+import { FREE_SLOT } from './fixtures/free-slot.js';
 import { type ServedExample, serveExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
@@ -53,10 +54,7 @@ afterAll(async () => {
   folder.remove();
 });
 
-/** Tomorrow 16:00 UTC: free in the seeded calendar. */
-const to = new Date((Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000 + 16 * 3_600_000)
-  .toISOString()
-  .replace('.000Z', 'Z');
+const to = FREE_SLOT;
 const move = () => ['intent', url, 'calendar.reschedule', 'event=e42', `to=${to}`];
 
 describe('a new terminal without PARLEY_HOME', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {

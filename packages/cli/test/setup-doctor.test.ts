@@ -1,11 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCalendarService } from '@parley/examples/calendar';
-import { listen, type ParleyServer } from '@parley/transport';
+import type { ParleyServer } from '@parley/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHost } from '../../mcp/test/support/hosts.js';
 import { CHILD_TEST_TIMEOUT_MS, runCli } from './fixtures/cli-process.js';
+import { serveGrantedCalendar } from './fixtures/granted-calendar.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
 /**
@@ -20,13 +20,7 @@ let calendar: ParleyServer;
 
 beforeAll(async () => {
   mkdirSync(user);
-  await runCli(['keys', 'init'], env);
-  const who = JSON.parse((await runCli(['whoami', '--json'], env)).stdout) as { principal: string };
-  await runCli(['grant', '--svc', 'cal.example.com', '--can', 'calendar.*'], env);
-  calendar = await listen(
-    'parley://127.0.0.1:0',
-    await createCalendarService({ trust: [who.principal], log: () => {} }),
-  );
+  calendar = await serveGrantedCalendar(env);
 }, CHILD_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await calendar?.close();

@@ -79,11 +79,8 @@ export function markConsentsConsumed(home: string, hash: string, receiptId: stri
 
 /** The receipt that consumed a one-shot consent grant, or undefined. */
 export function consumedBy(wallet: WalletFile, token: string): string | undefined {
-  try {
-    return wallet.consumed[grantId(token)];
-  } catch {
-    return undefined;
-  }
+  const id = safeGrantId(token);
+  return id === undefined ? undefined : wallet.consumed[id];
 }
 
 /** The hash an `only` caveat (§6.3) in any block of a grant names, or undefined. */
@@ -106,7 +103,8 @@ function writeWallet(home: string, grants: string[], consumed: Record<string, st
   );
 }
 
-function safeGrantId(token: string): string | undefined {
+/** The id of a grant token, or undefined when it does not decode. */
+export function safeGrantId(token: string): string | undefined {
   try {
     return grantId(token);
   } catch {
