@@ -15,6 +15,7 @@ let home: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'parley-setup-'));
   where = { home: join(root, 'user'), platform: 'linux', env: {} };
+  mkdirSync(where.home);
   home = join(root, 'parley-home');
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -99,6 +100,9 @@ describe('parley setup on a temporary home, for every host', () => {
         existed: false,
       });
       expect(existsSync(file)).toBe(false);
+      // The folders setup made for the file go too; the home it found stays.
+      expect(existsSync(dirname(file))).toBe(dirname(file) === where.home);
+      expect(existsSync(where.home)).toBe(true);
       expect(removeFromHostFile(home, file, format, names)).toEqual({ kind: 'nothing' });
     });
 

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -22,7 +23,14 @@ import type { McpServerEntry } from './mcp-entry.js';
  * the file existed, where its original bytes are kept, and the hash of what setup wrote, so
  * `--remove` can tell an untouched file (restored byte for byte) from one edited since.
  */
-type SetupRecord = { file: string; existed: boolean; backup: string | null; written: string };
+type SetupRecord = {
+  file: string;
+  existed: boolean;
+  backup: string | null;
+  written: string;
+  /** The highest folder setup had to create for the file, removed again with it. */
+  createdFolder?: string;
+};
 
 export type SetupOutcome = { kind: 'written'; backup: string | null } | { kind: 'unchanged' };
 
@@ -46,7 +54,14 @@ export function setUpHostFile(
   if (record === undefined || sha256(current) !== record.written) {
     // First setup, or the file changed since: keep what is there now.
     const backup = current === undefined ? null : keepBackup(file, current);
-    record = { file, existed: current !== undefined, backup, written: '' };
+    const createdFolder = highestMissing(dirname(file));
+    record = {
+      file,
+      existed: current !== undefined,
+      backup,
+      written: '',
+      ...(createdFolder === undefined ? {} : { createdFolder }),
+    };
   }
   writeAtomically(file, next);
   writeRecord(home, { ...record, written: sha256(Buffer.from(next)) });
@@ -77,6 +92,8 @@ export function removeFromHostFile(
       rmSync(record.backup, { force: true });
     } else {
       rmSync(file, { force: true });
+      if (record.createdFolder !== undefined)
+        removeEmptyFolders(dirname(file), record.createdFolder);
     }
     forgetRecord(home, file);
     return { kind: 'restored', existed: record.existed };
@@ -113,6 +130,25 @@ function keepBackup(file: string, bytes: Buffer): string {
     if (existsSync(backup)) continue;
     writeFileSync(backup, bytes, { flag: 'wx', mode: modeOf(file) ?? 0o600 });
     return backup;
+  }
+}
+
+/** The highest missing folder on the way to `folder`, or undefined when `folder` exists. */
+function highestMissing(folder: string): string | undefined {
+  let missing: string | undefined;
+  for (let at = folder; !existsSync(at); at = dirname(at)) missing = at;
+  return missing;
+}
+
+/** Removes `folder` and its parents up to `top` while they are empty. */
+function removeEmptyFolders(folder: string, top: string): void {
+  for (let at = folder; at.startsWith(top); at = dirname(at)) {
+    try {
+      rmdirSync(at);
+    } catch {
+      return;
+    }
+    if (at === top) return;
   }
 }
 
