@@ -78,6 +78,14 @@ describe('a new terminal without PARLEY_HOME', { timeout: CHILD_TEST_TIMEOUT_MS 
     expect(commit.code).toBe(2);
     expect(commit.stderr).toContain(`no agent key in ${join(user, '.parley')}`);
     expect(commit.stderr).toContain('.parley-data/home');
+    // Run from the repository folder after `npm start`, it names that home exactly.
+    const repository = join(folder.path, 'repository');
+    const started = join(repository, '.parley-data', 'home');
+    await runCli(['keys', 'init'], { PARLEY_HOME: started });
+    const there = await runCli(move(), fresh, '', repository);
+    expect(there.stderr).toContain(
+      `this folder has the keys \`npm start\` made: export PARLEY_HOME=${started}`,
+    );
   });
 
   it('with keys of its own but no grant, it says the agent holds none for this service, with the grant command', async () => {

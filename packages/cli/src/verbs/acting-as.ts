@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { decodeGrant, type FinalReply } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import type { Cli } from '../command-kit.js';
@@ -15,8 +17,15 @@ export function describeHome(ctx: CliContext): string {
     : `${ctx.home} (the default ~/${DEFAULT_HOME_NAME}: PARLEY_HOME is not set)`;
 }
 
-/** The hint for keys kept in another home, as after `npm start` in a new terminal. */
-export function otherHomeHint(): string {
+/**
+ * The hint for keys kept in another home, as after `npm start` in a new terminal: the exact
+ * export when this folder holds `npm start`'s home, else where to look for it.
+ */
+export function otherHomeHint(cwd: string = process.cwd()): string {
+  const started = resolve(cwd, START_HOME);
+  if (existsSync(join(started, 'agent.key'))) {
+    return `this folder has the keys \`npm start\` made: ${commandLine(['export', `PARLEY_HOME=${started}`])}`;
+  }
   return `keys elsewhere? \`npm start\` keeps them in ${START_HOME}: export PARLEY_HOME="$PWD/${START_HOME}" in the repository folder`;
 }
 
