@@ -5,7 +5,6 @@ import { fail, renderCheck } from '../doctor/doctor-check.js';
 import { hostChecks } from '../doctor/host-checks.js';
 import { grantChecks, keyChecks, nodeCheck } from '../doctor/local-checks.js';
 import { serviceChecks } from '../doctor/service-checks.js';
-import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { walletPath } from '../home/wallet-file.js';
 import { hostEnvironment } from '../setup/mcp-hosts.js';
@@ -19,7 +18,7 @@ export function registerDoctor(program: Command, cli: Cli): void {
   program
     .command('doctor')
     .description('check Node, keys, grants, services and MCP host configs; a fix for each failure')
-    .option('--services <urls>', 'also check these services (repeatable)', collectList)
+    .option('--services <urls...>', 'also check these services')
     .action(
       cli.act(async (flags: { services?: string[] }) => {
         const { ctx } = cli;

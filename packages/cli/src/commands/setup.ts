@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
-import { collectList } from '../grants/caveat-options.js';
 import { keyFileExists } from '../home/key-file.js';
 import { keyPath } from '../home/local-keys.js';
 import { removeFromHostFile, setUpHostFile } from '../setup/host-config-file.js';
@@ -31,9 +30,8 @@ export function registerSetup(program: Command, cli: Cli): void {
     .description(`add the parley MCP servers to an MCP host's config: ${MCP_HOSTS.join(', ')}`)
     .argument('[host]', 'the host; without it, lists the hosts and their config files')
     .option(
-      '--services <urls>',
-      `the services for parley mcp (repeatable; default ${DEFAULT_SERVICES.join(' ')})`,
-      collectList,
+      '--services <urls...>',
+      `the services for parley mcp (default ${DEFAULT_SERVICES.join(' ')})`,
     )
     .option('--consensus', 'also add parley consensus-mcp (the consensus tools)')
     .option('--project <dir>', "write the project's file in DIR instead of the user's")

@@ -51,6 +51,8 @@ export function sessionText(
     '',
     `The same services over the HTTP bridge: ${urls.calendarHttp} and ${urls.shopHttp}`,
     '',
+    `From an MCP host: ${run('setup', 'claude-desktop', '--services', urls.calendar, urls.shop)}   # or claude-code, cursor, vscode, codex, windsurf, gemini; then ${run('doctor')}`,
+    '',
   ].join('\n');
 }
 
