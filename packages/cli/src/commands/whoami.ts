@@ -18,7 +18,7 @@ export function registerWhoami(program: Command, cli: Cli): void {
         const agent = await localPublicKey(home, 'agent');
         if (principal === undefined && agent === undefined) {
           throw new CliError(
-            `no keys in ${describeHome(cli.ctx)}; ${otherHomeHint()}, or create keys here with \`parley keys init\``,
+            `no keys in ${describeHome(cli.ctx)}; ${otherHomeHint(cli.ctx)}, or create keys here with \`parley keys init\``,
           );
         }
         const wallet = readWallet(home);

@@ -35,7 +35,7 @@ export async function keyChecks(ctx: CliContext, self: readonly string[]): Promi
       fail(
         'home',
         `${describeHome(ctx)} does not exist`,
-        `${otherHomeHint()}, or ${commandLine([...self, 'keys', 'init'])}`,
+        `${otherHomeHint(ctx)}, or ${commandLine([...self, 'keys', 'init'])}`,
       ),
     ];
   }
@@ -58,7 +58,7 @@ export async function keyChecks(ctx: CliContext, self: readonly string[]): Promi
           `none at ${path}`,
           role === 'agent'
             ? commandLine([...self, 'keys', 'init'])
-            : `${otherHomeHint()}, or ${commandLine([...self, 'keys', 'init'])}`,
+            : `${otherHomeHint(ctx)}, or ${commandLine([...self, 'keys', 'init'])}`,
         ),
       );
       continue;

@@ -21,8 +21,11 @@ export function describeHome(ctx: CliContext): string {
  * The hint for keys kept in another home, as after `npm start` in a new terminal: the exact
  * export when this folder holds `npm start`'s home, else where to look for it.
  */
-export function otherHomeHint(cwd: string = process.cwd()): string {
+export function otherHomeHint(ctx: CliContext, cwd: string = process.cwd()): string {
   const started = resolve(cwd, START_HOME);
+  if (resolve(ctx.home).endsWith(join('', START_HOME)) || ctx.home === started) {
+    return 'if your keys are in another folder, set PARLEY_HOME to it';
+  }
   if (existsSync(join(started, 'agent.key'))) {
     return `this folder has the keys \`npm start\` made: ${commandLine(['export', `PARLEY_HOME=${started}`])}`;
   }
@@ -48,7 +51,7 @@ export function noteIntentGrants(cli: Cli, open: HelloedService, capability: str
     ctx.err(
       [
         `note: no agent key in ${describeHome(ctx)}, so this INTENT carries no grant and its proposals can never be committed (§4.4)`,
-        `  ${otherHomeHint()}`,
+        `  ${otherHomeHint(ctx)}`,
         `  or set up this home: ${commandLine([...cli.self, 'keys', 'init'])}, then ${grant} (from a principal ${open.service} trusts)`,
         '',
       ].join('\n'),
@@ -59,7 +62,7 @@ export function noteIntentGrants(cli: Cli, open: HelloedService, capability: str
     ctx.err(
       [
         `note: the agent ${open.wallet.publicKey} in ${describeHome(ctx)} holds no usable grant for ${open.service}, so this INTENT carries none and its proposals can never be committed (§4.4)`,
-        `  ${otherHomeHint()}`,
+        `  ${otherHomeHint(ctx)}`,
         `  or give it one: ${grant} (from a principal ${open.service} trusts)`,
         '',
       ].join('\n'),
@@ -95,7 +98,7 @@ export function explainUnauthorized(
   ctx.err(
     [
       `the agent ${open.wallet.publicKey} in ${describeHome(ctx)} was refused; ${from}`,
-      `  ${otherHomeHint()}`,
+      `  ${otherHomeHint(ctx)}`,
       `  or have ${open.service} trust ${principals.size === 1 ? 'that principal' : 'the principal'} (its operator runs it with --trust ${principals.size === 1 ? [...principals][0] : 'ed25519:…'})`,
       '',
     ].join('\n'),

@@ -32,7 +32,7 @@ export async function openService(
   const hasAgent = keyFileExists(keyPath(ctx.home, 'agent'));
   if (needWallet && !hasAgent) {
     throw new CliError(
-      `no agent key in ${describeHome(ctx)}; ${otherHomeHint()}, or make new keys with \`parley keys init\` and give the agent a grant from a principal the service trusts`,
+      `no agent key in ${describeHome(ctx)}; ${otherHomeHint(ctx)}, or make new keys with \`parley keys init\` and give the agent a grant from a principal the service trusts`,
     );
   }
   if (hasAgent) {
