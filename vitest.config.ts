@@ -1,4 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import {
+  MissingComponentsReporter,
+  planTestComponents,
+  testTags,
+} from './packages/test-support/src/index.js';
+
+// Where PostgreSQL and Chromium come from this run (system, environment or npm); tests that
+// need one carry its tag (`// @module-tag postgres`), skipped loudly when it cannot be had.
+const components = await planTestComponents();
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -13,5 +22,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    tags: testTags(components),
+    globalSetup: ['./packages/test-support/src/global-setup.ts'],
+    reporters: ['default', new MissingComponentsReporter(components)],
   },
 });

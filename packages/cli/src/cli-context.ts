@@ -4,6 +4,8 @@ import { parleyHome } from './home/parley-home.js';
 export interface CliContext {
   /** PARLEY_HOME: keys, the wallet and the agent's memory. */
   readonly home: string;
+  /** Whether PARLEY_HOME named the home (else it is the default, ~/.parley). */
+  readonly homeFromEnv: boolean;
   /** Writes to stdout: the command's result (Lens, a token, JSON). */
   out(text: string): void;
   /** Writes to stderr: hints, progress, warnings and error sentences. */
@@ -18,6 +20,7 @@ export interface CliContext {
 export function processContext(env: NodeJS.ProcessEnv = process.env): CliContext {
   return {
     home: parleyHome(env),
+    homeFromEnv: env.PARLEY_HOME !== undefined && env.PARLEY_HOME !== '',
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     stderrIsTty: process.stderr.isTTY === true,

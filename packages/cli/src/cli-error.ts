@@ -8,6 +8,8 @@ export const EXIT = {
   local: 2,
   /** COMMIT needs the principal's consent: run `parley approve`, then commit again. */
   consent: 3,
+  /** The service asked a question (CLARIFY, §4.3): answer with `--pick N` or a printed command. */
+  clarify: 4,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -10,8 +10,10 @@ import { registerAsk } from './commands/ask.js';
 import { registerCommit } from './commands/commit.js';
 import { registerConsensus } from './commands/consensus.js';
 import { registerDelegate } from './commands/delegate.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerExpand } from './commands/expand.js';
 import { registerGrant } from './commands/grant.js';
+import { registerGrants } from './commands/grants.js';
 import { registerHello } from './commands/hello.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerIntent } from './commands/intent.js';
@@ -19,11 +21,22 @@ import { registerKeys } from './commands/keys.js';
 import { registerLens } from './commands/lens.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
+import { registerSetup } from './commands/setup.js';
 import { registerStart } from './commands/start.js';
 import { registerUndo } from './commands/undo.js';
 import { registerWhoami } from './commands/whoami.js';
 
 const VERSION = '0.1.0';
+
+/** The exit statuses (EXIT in cli-error.ts), for scripts; the package README has the same table. */
+const EXIT_HELP = `
+Exit status:
+  0  done: a reply that is not ERROR or CLARIFY, a check that passed, an approval signed
+  1  the service answered ERROR; a check failed; the person answered no
+  2  a local failure: usage, bad URL, unreachable host, files, no terminal for approve
+  3  commit needs the principal's consent: parley approve PROPOSAL, then commit again
+  4  the service asked a question (CLARIFY): answer with --pick N or a printed command
+`;
 
 /** Runs the CLI on `argv` (as process.argv: node, script, args…) and resolves with the exit code. */
 export async function runCli(
@@ -47,11 +60,13 @@ export async function runCli(
     )
     .version(VERSION)
     .showHelpAfterError('(run parley --help for the commands)')
+    .addHelpText('after', EXIT_HELP)
     .exitOverride()
     .configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   registerKeys(program, cli);
   registerWhoami(program, cli);
   registerGrant(program, cli);
+  registerGrants(program, cli);
   registerDelegate(program, cli);
   registerInspect(program, cli);
   registerHello(program, cli);
@@ -66,6 +81,8 @@ export async function runCli(
   registerStart(program, cli, env);
   registerConsensus(program, cli);
   registerMcp(program, cli);
+  registerSetup(program, cli);
+  registerDoctor(program, cli);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   try {

@@ -92,9 +92,27 @@ describe('§6.6 parley approve: a person at the terminal, or nothing is signed',
     expect(commit.code).toBe(0);
     expect(commit.stdout).toMatch(/^✓ Order 1 item, express delivery \(receipt r_/);
     const receipt = /\(receipt (r_[\w-]+)\)/.exec(commit.stdout)?.[1] as string;
+    // §6.6: the consent did its one job; the wallet says so and whoami no longer counts it.
+    const grants = JSON.parse((await runCli(['grants', '--json'], env)).stdout);
+    const consent = grants.grants.find((g: { consentFor?: string }) => g.consentFor !== undefined);
+    expect(consent).toMatchObject({ standing: 'consumed', consumedBy: receipt });
+    const listed = await runCli(['grants'], env);
+    expect(listed.stdout).toContain(`consent · consumed by receipt ${receipt}`);
+    expect(listed.stdout).toContain('a COMMIT may cost at most 30.00 USD');
+    const whoami = JSON.parse((await runCli(['whoami', '--json'], env)).stdout);
+    expect(whoami.usable).toBe(whoami.grants - 1);
+
     const undo = await runCli(['undo', url, receipt], env);
     expect(undo.code).toBe(0);
     expect(undo.stdout).toMatch(/^↶ undid /);
+    const reversal = /\(receipt (r_[\w-]+)\)/.exec(undo.stdout)?.[1] as string;
+    // §4.4 replay of a commit undone since: the original receipt, and that it was undone.
+    const again = await runCli(['commit', url, proposal], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^✓ .*\\(receipt ${receipt}\\) \\(replay\\)`));
+    expect(again.stdout).toMatch(new RegExp(`\\n {2}undone \\S+ \\(receipt ${reversal}\\)\\n`));
+    expect(again.stderr).toContain('undone since');
+    expect(again.stderr).not.toContain('undo with');
   });
 
   it('refuses a consent request that does not match the proposal the agent received', async () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createCalendarService } from '@parley/examples/calendar';
-import { listen, type ParleyServer } from '@parley/transport';
+import type { ParleyServer } from '@parley/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERAS, openHost } from '../../mcp/test/support/hosts.js';
 import { textOf } from '../../mcp/test/support/results.js';
 import { CHILD_TEST_TIMEOUT_MS, NODE_ARGS, runCli } from './fixtures/cli-process.js';
+import { serveGrantedCalendar } from './fixtures/granted-calendar.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
 const folder = tempFolder();
@@ -14,13 +14,7 @@ const recipe = fileURLToPath(new URL('../../consensus/recipes/recipe_kyc.json', 
 let calendar: ParleyServer;
 
 beforeAll(async () => {
-  await runCli(['keys', 'init'], env);
-  const who = JSON.parse((await runCli(['whoami', '--json'], env)).stdout) as { principal: string };
-  await runCli(['grant', '--svc', 'cal.example.com', '--can', 'calendar.*'], env);
-  calendar = await listen(
-    'parley://127.0.0.1:0',
-    await createCalendarService({ trust: [who.principal], log: () => {} }),
-  );
+  calendar = await serveGrantedCalendar(env);
 }, CHILD_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await calendar.close();

@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import { connect } from '@parley/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import {

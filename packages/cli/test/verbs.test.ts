@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHILD_TEST_TIMEOUT_MS, killAll, runCli } from './fixtures/cli-process.js';
+import { FREE_SLOT } from './fixtures/free-slot.js';
 import { type ServedExample, serveExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
@@ -27,10 +28,7 @@ afterAll(async () => {
   folder.remove();
 });
 
-/** Tomorrow 16:00 UTC: free in the seeded calendar. */
-const to = new Date((Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000 + 16 * 3_600_000)
-  .toISOString()
-  .replace('.000Z', 'Z');
+const to = FREE_SLOT;
 
 describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', {
   timeout: CHILD_TEST_TIMEOUT_MS,
@@ -53,7 +51,7 @@ describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', 
   it('§4.3 a CLARIFY prints the follow-up commands; --pick answers it; commit and undo follow', async () => {
     const params = ['event=1:1 with Ana', `to=${to}`];
     const clarify = await runCli(['intent', url, 'calendar.reschedule', ...params], env);
-    expect(clarify.code).toBe(0);
+    expect(clarify.code).toBe(4);
     expect(clarify.stdout).toMatch(/^\? Which Ana\?\n {2}1\. Ana Ruiz/);
     expect(clarify.stderr).toContain(
       `1: parley intent ${url} calendar.reschedule --params '{"event":"e42","to":"${to}"}'`,

@@ -193,7 +193,13 @@ export type ReceiptBody = {
   receipt: Receipt;
   auto?: true;
   replay?: true;
+  /**
+   * On a replayed COMMIT (§4.4) of a receipt that was undone since (§4.5): the reversal receipt
+   * and when it was made. An addition of this implementation; other receivers ignore it (§2).
+   */
+  undone?: ReceiptUndone;
 };
+export type ReceiptUndone = { receipt: string; at: number };
 export type ErrorReplyBody = ErrorBody & {
   kind: 'ERROR';
 };

@@ -7,6 +7,8 @@ import {
   type ProposalsReply,
   publicKeyString,
   type ReceiptReply,
+  renderLens,
+  renderTime,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
@@ -70,6 +72,31 @@ describe('§4.4 COMMIT', () => {
     const again = (await s.commit(p.id, p.hash)) as ReceiptReply;
     expect(again).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: first.receipt });
     expect(await s.store.data.list('bought/')).toHaveLength(1);
+  });
+
+  it('§4.4, §4.5: a retry of a commit that was undone since returns the original receipt and says it was undone', async () => {
+    const s = await setup();
+    const [p] = (await s.propose({ amount: 500 })).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const first = (await s.commit(p.id, p.hash)) as ReceiptReply;
+    expect(first.undone).toBeUndefined();
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'UNDO', receipt: first.receipt.id }, s.signer()),
+    );
+    const reversal = (reply as ReceiptReply).receipt;
+    const again = (await s.commit(p.id, p.hash)) as ReceiptReply;
+    expect(again).toMatchObject({
+      kind: 'RECEIPT',
+      replay: true,
+      receipt: first.receipt,
+      undone: { receipt: reversal.id, at: reversal.at },
+    });
+    expect(renderLens(again).split('\n').slice(0, 2)).toEqual([
+      `✓ ${first.receipt.summary} (receipt ${first.receipt.id}) (replay) · undo until ${renderTime(T0 + 3600)}`,
+      `  undone ${renderTime(reversal.at)} (receipt ${reversal.id})`,
+    ]);
+    expect(await s.store.data.list('bought/')).toEqual([]);
   });
 
   it('emits EVENTs from apply before the final reply', async () => {

@@ -50,9 +50,9 @@ export type PostgresStoreOptions = {
 type CountRow = { n: number };
 
 /**
- * The Store on PostgreSQL (ARCHITECTURE.md "State"): any number of service instances share one
- * database, and every atomic step is one transaction there, so a retry, an UNDO or an EXPAND can
- * reach any instance and spend caps hold across all of them. Each step that stands alone is a
+ * The Store on PostgreSQL (docs/ARCHITECTURE.md, "State"): any number of service instances share
+ * one database, and every atomic step is one transaction there, so a retry, an UNDO or an EXPAND
+ * can reach any instance and spend caps hold across all of them. Each step that stands alone is a
  * single statement (some call a server-side function); steps that run service code in between
  * (commitInTransaction, undoInTransaction, withData) hold one pooled client from BEGIN to COMMIT.
  */

@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import { describeStoreContract } from '@parley/service/store-contract';
 import pg from 'pg';
 import { PostgresStore } from '../src/index.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { testDatabaseUrl } from '@parley/test-support';
 import pg from 'pg';
 
-/** The database the tests use (.ci/run starts it): trust auth on 127.0.0.1. */
-export const DATABASE_URL =
-  process.env.PARLEY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** This run's database: the system's, PARLEY_TEST_PG's, or an embedded one (test-support). */
+export const DATABASE_URL = testDatabaseUrl();
 
 /** A schema name no other test (or run) uses; every test drops what it creates. */
 export function freshSchema(): string {

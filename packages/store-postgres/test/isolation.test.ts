@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import type { Proposal, Receipt } from '@parley/protocol';
 import type { CommitStart } from '@parley/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

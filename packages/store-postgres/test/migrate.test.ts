@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import { afterEach, describe, expect, it } from 'vitest';
 import { POSTGRES_SCHEMA_VERSION, PostgresStore, StoreError } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema, withClient } from './database.js';

@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import type { ErrorReply, FinalReply, Proposal, Receipt, ReceiptReply } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
@@ -8,7 +9,7 @@ import { RawPeer } from './raw-peer.js';
 
 /**
  * Two service processes on one database schema, one agent talking to both: every guarantee of
- * the spec must hold across instances (ARCHITECTURE.md "Where users outgrow one machine").
+ * the spec must hold across instances (docs/ARCHITECTURE.md, "State").
  */
 
 const APPLY_DELAY_MS = 10;

@@ -1,3 +1,4 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema } from './database.js';

@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import type { Cli } from '../command-kit.js';
 import { addConnectionFlags, type ConnectionFlags } from '../verbs/connection-flags.js';
-import { paramsFrom } from '../verbs/params-args.js';
+import {
+  capabilitySchema,
+  readParamArgs,
+  textParamHint,
+  typedParams,
+} from '../verbs/params-args.js';
 import { printExpandCommands, printFixCommands, printReply } from '../verbs/print-reply.js';
 import { send, withService } from '../verbs/with-service.js';
 
@@ -19,10 +24,13 @@ export function registerAsk(program: Command, cli: Cli): void {
       .option('--params <json>', 'the params as one JSON object (key=value pairs go on top)'),
   ).action(
     cli.act(async (url: string, capability: string, pairs: string[], flags: AskFlags) => {
-      const params = paramsFrom(pairs, flags.params);
+      const args = readParamArgs(pairs, flags.params);
       return withService(cli.ctx, url, flags, {}, async (open) => {
+        const params = typedParams(args, open.brief && capabilitySchema(open.brief, capability));
         const reply = await send(cli.ctx, open, { verb: 'ASK', capability, params }, flags);
         const code = printReply(cli.ctx, reply, flags.json === true);
+        const textHint = textParamHint(reply, params, args);
+        if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);
         printExpandCommands(cli.ctx, reply, cli.self, url);
         printFixCommands(
           cli.ctx,

@@ -5,7 +5,9 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { removeConsent, saveConsent } from '../home/consent-file.js';
 import { proposalMemory, readProposals } from '../home/proposal-file.js';
+import { markConsentsConsumed } from '../home/wallet-file.js';
 import { commandLine } from '../shell-quote.js';
+import { describeHome, explainUnauthorized } from '../verbs/acting-as.js';
 import { addConnectionFlags, type ConnectionFlags } from '../verbs/connection-flags.js';
 import type { OpenService } from '../verbs/open-service.js';
 import { printReply } from '../verbs/print-reply.js';
@@ -16,7 +18,8 @@ type CommitFlags = ConnectionFlags & { hash?: string };
 /**
  * `parley commit URL PROPOSAL_ID`: §4.4, commits a proposal received by `parley intent`, by the
  * hash recorded then. On consent_required (§6.6) the consent request is checked against that
- * proposal and saved for `parley approve`; the command exits 3.
+ * proposal and saved for `parley approve`; the command exits 3. A receipt marks the consent
+ * grants for that proposal consumed in the wallet (§6.6: one-shot).
  */
 export function registerCommit(program: Command, cli: Cli): void {
   addConnectionFlags(
@@ -32,7 +35,7 @@ export function registerCommit(program: Command, cli: Cli): void {
         const hash = flags.hash ?? readProposals(cli.ctx.home, open.service).get(proposalId)?.hash;
         if (hash === undefined) {
           throw new CliError(
-            `no proposal ${proposalId} was received from ${open.service}; run \`parley intent\` first, or pass --hash`,
+            `no proposal ${proposalId} was received from ${open.service} in ${describeHome(cli.ctx)}; run \`parley intent\` first, or pass --hash`,
           );
         }
         const reply = await send(
@@ -42,9 +45,15 @@ export function registerCommit(program: Command, cli: Cli): void {
           flags,
         );
         const code = printReply(cli.ctx, reply, flags.json === true);
+        explainUnauthorized(cli.ctx, open, reply);
         if (reply.kind === 'RECEIPT') {
           removeConsent(cli.ctx.home, proposalId);
-          if (reply.receipt.undo !== null) {
+          markConsentsConsumed(cli.ctx.home, hash, reply.receipt.id);
+          if (reply.undone !== undefined) {
+            cli.ctx.err(
+              `this proposal was committed before and undone since (receipt ${reply.undone.receipt}); nothing was done now. For it to happen again, run the intent again.\n`,
+            );
+          } else if (reply.receipt.undo !== null) {
             cli.ctx.err(
               `undo with: ${commandLine([...cli.self, 'undo', url, reply.receipt.id])}\n`,
             );

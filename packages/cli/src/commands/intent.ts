@@ -6,12 +6,18 @@ import type { Cli } from '../command-kit.js';
 import { hashCovers, recordProposals } from '../home/proposal-file.js';
 import { commandLine } from '../shell-quote.js';
 import { terminalText } from '../terminal-text.js';
+import { noteIntentGrants } from '../verbs/acting-as.js';
 import {
   addConnectionFlags,
   type ConnectionFlags,
   positiveInteger,
 } from '../verbs/connection-flags.js';
-import { paramsFrom } from '../verbs/params-args.js';
+import {
+  capabilitySchema,
+  readParamArgs,
+  textParamHint,
+  typedParams,
+} from '../verbs/params-args.js';
 import { printExpandCommands, printFixCommands, printReply } from '../verbs/print-reply.js';
 import { send, withService } from '../verbs/with-service.js';
 
@@ -25,7 +31,8 @@ type IntentFlags = ConnectionFlags & {
 /**
  * `parley intent URL CAPABILITY [key=value | key:=JSON ...]`: §4.3, proposals back and nothing
  * changed. Every proposal received is recorded in PARLEY_HOME for `commit` and `approve` (§6.6).
- * A CLARIFY is answered with `--pick N` (option N's params merged, §4.3) or the printed commands.
+ * A CLARIFY is answered with `--pick N` (option N's params merged, §4.3) or the printed commands;
+ * unanswered, it exits 4. `key=value` pairs are typed by the capability's schema in the BRIEF.
  */
 export function registerIntent(program: Command, cli: Cli): void {
   addConnectionFlags(
@@ -41,7 +48,7 @@ export function registerIntent(program: Command, cli: Cli): void {
       .option('--auto', 'let the grant commit the first proposal at once if it allows (§4.3.1)'),
   ).action(
     cli.act(async (url: string, capability: string, pairs: string[], flags: IntentFlags) => {
-      let params = paramsFrom(pairs, flags.params);
+      const args = readParamArgs(pairs, flags.params);
       const pick = positiveInteger(flags.pick, '--pick');
       const rerun = (next: JsonObject): string[] => [
         ...cli.self,
@@ -52,6 +59,8 @@ export function registerIntent(program: Command, cli: Cli): void {
         JSON.stringify(next),
       ];
       return withService(cli.ctx, url, flags, {}, async (open) => {
+        let params = typedParams(args, open.brief && capabilitySchema(open.brief, capability));
+        const granted = noteIntentGrants(cli, open, capability);
         const draft = (p: JsonObject) => ({
           verb: 'INTENT' as const,
           capability,
@@ -73,7 +82,9 @@ export function registerIntent(program: Command, cli: Cli): void {
         }
         if (reply.kind === 'PROPOSALS') record(cli.ctx, open.service, reply.proposals);
         const code = printReply(cli.ctx, reply, flags.json === true);
-        hint(cli, url, reply, params, rerun);
+        hint(cli, url, reply, params, rerun, granted);
+        const textHint = textParamHint(reply, params, args);
+        if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);
         return code;
       });
     }),
@@ -100,6 +111,7 @@ function hint(
   reply: FinalReply,
   params: JsonObject,
   rerun: (params: JsonObject) => string[],
+  granted: boolean,
 ): void {
   if (reply.kind === 'CLARIFY') {
     cli.ctx.err('answer with --pick N, or run one of:\n');
@@ -107,6 +119,10 @@ function hint(
       const merged = mergePatch(params, option.params) as JsonObject;
       cli.ctx.err(`  ${index + 1}: ${commandLine(rerun(merged))}\n`);
     });
+  } else if (reply.kind === 'PROPOSALS' && !granted) {
+    cli.ctx.err(
+      'these proposals cannot be committed: the INTENT carried no grant (see the note above); run it again once the agent holds one\n',
+    );
   } else if (reply.kind === 'PROPOSALS') {
     const first = reply.proposals[0];
     if (first !== undefined) {

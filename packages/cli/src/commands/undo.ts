@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Cli } from '../command-kit.js';
+import { explainUnauthorized } from '../verbs/acting-as.js';
 import { addConnectionFlags, type ConnectionFlags } from '../verbs/connection-flags.js';
 import { printReply } from '../verbs/print-reply.js';
 import { send, withService } from '../verbs/with-service.js';
@@ -16,7 +17,9 @@ export function registerUndo(program: Command, cli: Cli): void {
     cli.act(async (url: string, receipt: string, flags: ConnectionFlags) =>
       withService(cli.ctx, url, flags, { needWallet: true }, async (open) => {
         const reply = await send(cli.ctx, open, { verb: 'UNDO', receipt }, flags);
-        return printReply(cli.ctx, reply, flags.json === true);
+        const code = printReply(cli.ctx, reply, flags.json === true);
+        explainUnauthorized(cli.ctx, open, reply);
+        return code;
       }),
     ),
   );

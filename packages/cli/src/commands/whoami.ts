@@ -1,9 +1,9 @@
-import { decodeGrant, grantHolder } from '@parley/protocol';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { localPublicKey } from '../home/local-keys.js';
-import { grantExpiry, readGrantTokens, walletPath } from '../home/wallet-file.js';
+import { grantStanding, readWallet, walletPath } from '../home/wallet-file.js';
+import { describeHome, otherHomeHint } from '../verbs/acting-as.js';
 
 /** `parley whoami [--json]`: the local principal and agent keys and the agent's grants. */
 export function registerWhoami(program: Command, cli: Cli): void {
@@ -17,19 +17,16 @@ export function registerWhoami(program: Command, cli: Cli): void {
         const principal = await localPublicKey(home, 'principal');
         const agent = await localPublicKey(home, 'agent');
         if (principal === undefined && agent === undefined) {
-          throw new CliError(`no keys in ${home}; create them with \`parley keys init\``);
+          throw new CliError(
+            `no keys in ${describeHome(cli.ctx)}; ${otherHomeHint(cli.ctx)}, or create keys here with \`parley keys init\``,
+          );
         }
-        const tokens = readGrantTokens(home);
+        const wallet = readWallet(home);
+        const tokens = wallet.grants;
         const now = cli.ctx.now();
-        const usable = tokens.filter((token) => {
-          try {
-            const grant = decodeGrant(token);
-            const exp = grantExpiry(grant);
-            return grantHolder(grant) === agent && (exp === undefined || exp > now);
-          } catch {
-            return false;
-          }
-        }).length;
+        const usable = tokens.filter(
+          (token) => grantStanding(wallet, token, agent, now) === 'usable',
+        ).length;
         if (flags.json === true) {
           cli.ctx.out(
             `${JSON.stringify({ home, principal: principal ?? null, agent: agent ?? null, grants: tokens.length, usable })}\n`,
@@ -38,10 +35,10 @@ export function registerWhoami(program: Command, cli: Cli): void {
         }
         cli.ctx.out(
           [
-            `home       ${home}`,
+            `home       ${describeHome(cli.ctx)}`,
             `principal  ${principal ?? '(none)'}`,
             `agent      ${agent ?? '(none)'}`,
-            `grants     ${tokens.length} in ${walletPath(home)}, ${usable} usable now`,
+            `grants     ${tokens.length} in ${walletPath(home)}, ${usable} usable now (parley grants lists them)`,
             '',
           ].join('\n'),
         );

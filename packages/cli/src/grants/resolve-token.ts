@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { GRANT_PREFIX, grantId } from '@parley/protocol';
+import { GRANT_PREFIX } from '@parley/protocol';
 import { CliError } from '../cli-error.js';
-import { readGrantTokens } from '../home/wallet-file.js';
+import { readGrantTokens, safeGrantId } from '../home/wallet-file.js';
 
 /** A grant token from the command line: the token, `-` for stdin, or a grant id in the wallet. */
 export function resolveToken(home: string, text: string): string {
   if (text === '-') return readFileSync(0, 'utf8').trim();
   if (text.startsWith(GRANT_PREFIX)) return text;
-  const matches = readGrantTokens(home).filter((token) => safeId(token) === text);
+  const matches = readGrantTokens(home).filter((token) => safeGrantId(token) === text);
   const [match] = matches;
   if (match === undefined) {
     throw new CliError(
@@ -15,12 +15,4 @@ export function resolveToken(home: string, text: string): string {
     );
   }
   return match;
-}
-
-function safeId(token: string): string | undefined {
-  try {
-    return grantId(token);
-  } catch {
-    return undefined;
-  }
 }

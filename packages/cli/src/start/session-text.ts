@@ -38,7 +38,7 @@ export function sessionText(
     run('whoami'),
     run('hello', urls.calendar),
     run('ask', urls.calendar, 'calendar.find', 'query=ana'),
-    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`)}   # asks "Which Ana?"`,
+    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`)}   # asks "Which Ana?" (exit 4)`,
     `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`, '--pick', '1')}`,
     `${run('commit', urls.calendar, 'PROPOSAL_ID')}   # the id printed above`,
     `${run('undo', urls.calendar, 'RECEIPT_ID')}`,
@@ -50,6 +50,8 @@ export function sessionText(
     `${run('undo', urls.shop, 'RECEIPT_ID')}`,
     '',
     `The same services over the HTTP bridge: ${urls.calendarHttp} and ${urls.shopHttp}`,
+    '',
+    `From an MCP host: ${run('setup', 'claude-desktop', '--services', urls.calendar, urls.shop)}   # or claude-code, cursor, vscode, codex, windsurf, gemini; then ${run('doctor')}`,
     '',
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import { keyFileExists } from '../home/key-file.js';
 import { keyPath, loadAgent } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
 import { loadWallet } from '../home/wallet-file.js';
+import { describeHome, otherHomeHint } from './acting-as.js';
 import { type ConnectionFlags, positiveInteger } from './connection-flags.js';
 
 /** Announced in HELLO (§4.1). */
@@ -28,7 +29,13 @@ export async function openService(
 ): Promise<OpenService> {
   parseParleyUrl(url);
   let wallet: Wallet | undefined;
-  if (needWallet || keyFileExists(keyPath(ctx.home, 'agent'))) {
+  const hasAgent = keyFileExists(keyPath(ctx.home, 'agent'));
+  if (needWallet && !hasAgent) {
+    throw new CliError(
+      `no agent key in ${describeHome(ctx)}; ${otherHomeHint(ctx)}, or make new keys with \`parley keys init\` and give the agent a grant from a principal the service trusts`,
+    );
+  }
+  if (hasAgent) {
     const agent = await loadAgent(ctx.home);
     wallet = loadWallet(ctx.home, agent, ctx.now(), (line) => ctx.err(`warning: ${line}\n`));
   }

@@ -6,10 +6,11 @@ import { commandLine } from '../shell-quote.js';
 /**
  * Prints a final reply: its Lens (rendered here, not the service's own `lens`, so what is shown
  * follows from the fields) or, with `json`, the raw frame. Returns the exit code it implies:
- * ERROR is 1 (consent_required 3), anything else 0.
+ * ERROR is 1 (consent_required 3), CLARIFY 4 (nothing was proposed yet), anything else 0.
  */
 export function printReply(ctx: CliContext, reply: FinalReply, json: boolean): ExitCode {
   ctx.out(json ? `${JSON.stringify(reply)}\n` : `${renderLens(reply)}\n`);
+  if (reply.kind === 'CLARIFY') return EXIT.clarify;
   if (reply.kind !== 'ERROR') return EXIT.ok;
   return reply.code === 'consent_required' ? EXIT.consent : EXIT.error;
 }

@@ -7,6 +7,7 @@ function contextWith(stderrIsTty: boolean): { ctx: CliContext; err: string[] } {
   const err: string[] = [];
   const ctx: CliContext = {
     home: '/nowhere',
+    homeFromEnv: true,
     out: () => undefined,
     err: (text) => err.push(text),
     stderrIsTty,

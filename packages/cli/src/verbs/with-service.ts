@@ -1,9 +1,12 @@
 import type { RequestOptions } from '@parley/client';
-import type { FinalReply } from '@parley/protocol';
+import type { BriefReply, FinalReply } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import { type ConnectionFlags, positiveInteger } from './connection-flags.js';
 import { type OpenService, openService } from './open-service.js';
 import { ProgressView } from './progress-view.js';
+
+/** A session after HELLO: the service id and its BRIEF (§4.1). */
+export type HelloedService = OpenService & { service: string; brief: BriefReply | undefined };
 
 /** One service session: connect, learn the service id (HELLO), run `work`, always close. */
 export async function withService<T>(
@@ -11,13 +14,12 @@ export async function withService<T>(
   url: string,
   flags: ConnectionFlags,
   options: { needWallet?: boolean; hello?: boolean },
-  work: (open: OpenService & { service: string }) => Promise<T>,
+  work: (open: HelloedService) => Promise<T>,
 ): Promise<T> {
   const open = await openService(ctx, url, flags, options.needWallet === true);
   try {
-    let service = '';
-    if (options.hello !== false) service = (await open.client.hello()).service.id;
-    return await work({ ...open, service });
+    const brief = options.hello === false ? undefined : await open.client.hello();
+    return await work({ ...open, service: brief?.service.id ?? '', brief });
   } finally {
     await open.client.close();
   }

@@ -1,9 +1,10 @@
+// @module-tag chromium: runs in this run's Chromium (see packages/test-support)
 /**
- * @parley/protocol in a real browser: Debian's Chromium loads the browser bundle (WebCrypto
- * backend) from a local server and runs the published conformance vectors, plus its own
- * sign → verify and issueGrant → verifyGrant round trips. Chromium is required, never skipped.
+ * @parley/protocol in a real browser: this run's Chromium (the system's, or the npm one) loads
+ * the browser bundle (WebCrypto backend) from a local server and runs the published conformance
+ * vectors, plus its own sign → verify and issueGrant → verifyGrant round trips.
  */
-import { existsSync } from 'node:fs';
+import { testChromium } from '@parley/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVectors } from '../../../../conformance/load.js';
@@ -18,17 +19,6 @@ import type {
   LensCase,
   ProofCase,
 } from './shared.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const PAGE_HTML = `<!doctype html>
 <html>
@@ -62,21 +52,14 @@ describe('@parley/protocol in Chromium (WebCrypto backend)', { timeout: 10_000 }
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
-    }
     [protocol, script] = await Promise.all([bundleProtocol(), bundlePage()]);
     server = await serveFiles({
       '/': { type: 'text/html; charset=utf-8', body: PAGE_HTML },
       '/protocol.js': { type: 'text/javascript; charset=utf-8', body: protocol.code },
       '/page.js': { type: 'text/javascript; charset=utf-8', body: script.code },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      timeout: 15_000,
-    });
+    const { executablePath, args, env } = await testChromium();
+    browser = await chromium.launch({ executablePath, args, env, headless: true, timeout: 15_000 });
     page = await browser.newPage();
     page.setDefaultTimeout(5_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));

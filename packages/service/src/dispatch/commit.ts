@@ -153,7 +153,8 @@ export async function commit(
   // before it; a retry that the grant alone would not authorize again is checked below.
   const outcome = await authorizeAndCommit(core, stored, request, holder, ctx);
   if (outcome.kind === 'committed') {
-    return receiptBody(outcome.receipt, outcome.replay, outcome.auto);
+    const body = receiptBody(outcome.receipt, outcome.replay, outcome.auto);
+    return outcome.replay ? withUndone(core, body) : body;
   }
   if (outcome.kind === 'auto_seen') {
     throw new ParleyError('internal', 'unexpected auto record on a COMMIT');
@@ -199,7 +200,7 @@ async function replayCommit(
         existing.state === 'done' && existing.receipt !== null
           ? existing.receipt
           : await awaitApplying(core, existing);
-      return receiptBody(receipt, true, existing.auto);
+      return withUndone(core, receiptBody(receipt, true, existing.auto));
     }
     failure = worse(
       failure,
@@ -213,6 +214,17 @@ async function replayCommit(
     );
   }
   throw verdictError(failure ?? { ok: false, code: 'unauthorized', reason: 'COMMIT needs grants' });
+}
+
+/**
+ * §4.4 returns the original receipt on a replay, which still offers its undo window; when the
+ * receipt was undone since (§4.5) the reply says so, by the reversal's id and time, so an agent
+ * retrying a commit is not told that something still stands.
+ */
+async function withUndone(core: ServiceCore, body: ReceiptBody): Promise<ReceiptBody> {
+  const undo = (await core.store.getReceipt(body.receipt.id))?.undo;
+  if (undo?.state === 'undone') body.undone = { receipt: undo.reversal.id, at: undo.reversal.at };
+  return body;
 }
 
 /** The RECEIPT body, with `replay` and `auto` only when true (§4.3.1, §4.4). */

@@ -67,7 +67,7 @@ function receiptFor(record: StoredProposal, overrides: Partial<Receipt> = {}): R
 }
 
 /**
- * The Store contract (ARCHITECTURE.md): every Store implementation runs this suite. It checks
+ * The Store contract (docs/ARCHITECTURE.md): every Store implementation runs this suite. It checks
  * each atomic step the spec relies on: idempotent commits (§4.4), all-or-nothing spend
  * reservations under concurrency (§6.3), the auto replay memory (§4.3.1), undo (§4.5), handles
  * (§4.6), transactional service data, and durability across reopen.

@@ -1,9 +1,9 @@
 import type { FinalReplyBody, JsonValue, Proposal, Receipt, Remainder } from '@parley/protocol';
 
 /**
- * The Store port (ARCHITECTURE.md "State"): everything a service must remember across restarts
- * and across processes. Each method is one atomic step the spec requires; implementations make
- * each one a single transaction.
+ * The Store port (docs/ARCHITECTURE.md, "State"): everything a service must remember across
+ * restarts and across processes. Each method is one atomic step the spec requires;
+ * implementations make each one a single transaction.
  */
 
 /** A proposal as the service keeps it (§4.4: who may commit it). */

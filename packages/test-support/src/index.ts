@@ -1,0 +1,32 @@
+export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embedded-postgres-server.js';
+export {
+  type MissingComponent,
+  REQUIRE_ALL_ENV,
+  TEST_COMPONENTS,
+  type TestComponent,
+} from './missing-component.js';
+export { MissingComponentsReporter } from './missing-components-reporter.js';
+export {
+  CHROMIUM_ENV,
+  type ChromiumLaunch,
+  type ChromiumPlan,
+  planChromium,
+  SYSTEM_CHROMIUMS,
+  testChromium,
+} from './test-chromium.js';
+export {
+  missingComponents,
+  planTestComponents,
+  type TestComponents,
+  testTags,
+} from './test-components.js';
+export {
+  acquirePostgres,
+  DATABASE_URL_ENV,
+  POSTGRES_ENV,
+  type PostgresPlan,
+  planPostgres,
+  SYSTEM_POSTGRES_URL,
+  type TestPostgres,
+  testDatabaseUrl,
+} from './test-postgres.js';

