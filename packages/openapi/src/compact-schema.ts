@@ -7,6 +7,8 @@ const MAX_DEPTH = 4;
 const MAX_DESCRIPTION = 60;
 /** §4.1.1: a type string's description follows this separator. */
 const DESCRIPTION_SEPARATOR = ' — ';
+/** A first sentence: up to a stop that is followed by a space, not part of "e.g." or "i.e.". */
+const FIRST_SENTENCE = /^.*?(?<!\b(?:e\.g|i\.e|etc))[.!?](?=\s)/;
 /** JSON Schema formats that are §4.1.1 base types. */
 const FORMAT_TYPES: Readonly<Record<string, string>> = { date: 'date', 'date-time': 'datetime' };
 /** Formats that say nothing a model needs (the base type says it). */
@@ -201,7 +203,8 @@ function joinNotes(first: string | undefined, second: string | undefined): strin
 function described(type: string, note: string | undefined): string {
   if (note === undefined) return type;
   const line = note.replace(/\s+/g, ' ').trim();
-  const sentence = (line.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? line).replace(/\.$/, '');
+  const first = line.length <= MAX_DESCRIPTION ? line : (FIRST_SENTENCE.exec(line)?.[0] ?? line);
+  const sentence = first.replace(/\.$/, '');
   if (sentence === '') return type;
   const short =
     sentence.length <= MAX_DESCRIPTION

@@ -32,8 +32,8 @@ const READABLE_HEADERS = new Set(['location']);
 
 /**
  * §4.5: the undo `x-parley-undo` names, checked when the service is built: the inverse is a write
- * this service serves, and each of its required params has a value, from the mapping or from the
- * committed request's param of the same name. Undefined when the write names no undo.
+ * this service serves, and each of its required params has a value, from the mapping or else from
+ * the committed request's param of the same name. Undefined when the write names no undo.
  */
 export function undoPlanOf(
   operation: Operation,
@@ -56,13 +56,10 @@ export function undoPlanOf(
     }
   }
   for (const source of inverse.sources) {
-    if (mapping.has(source.name)) continue;
+    if (mapping.has(source.name) || !isRequired(inverse, source.name)) continue;
     const same = operation.sources.find((s) => s.name === source.name);
     if (same !== undefined) mapping.set(source.name, fromRequest(same));
-    else if (
-      isRequired(inverse, source.name) &&
-      !(isBody(source) && spec.requestBody !== undefined)
-    ) {
+    else if (!(isBody(source) && spec.requestBody !== undefined)) {
       throw new OpenApiError(
         `${where}: cannot tell where ${spec.operationId}'s ${source.name} comes from; map it in parameters (e.g. ${source.name}: $response.body#/${source.name})`,
       );
