@@ -78,7 +78,7 @@ export type OpenApiDocument = {
     description?: string;
     [extension: `x-${string}`]: unknown;
   };
-  servers?: { url: string }[];
+  servers?: { url: string; variables?: Record<string, { default?: string }> }[];
   paths?: Record<string, PathItemObject>;
   components?: { securitySchemes?: Record<string, SecuritySchemeObject> };
   [extension: `x-${string}`]: unknown;

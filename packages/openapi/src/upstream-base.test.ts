@@ -24,7 +24,7 @@ describe('the upstream base URL', () => {
     );
     const templated = [
       { url: 'https://{region}.example.com', variables: { region: { default: 'eu' } } },
-    ] as OpenApiDocument['servers'];
+    ];
     expect(upstreamBase(doc(templated), undefined)).toBe('https://eu.example.com');
   });
 

@@ -44,9 +44,7 @@ export function upstreamBase(document: OpenApiDocument, upstream: string | undef
 
 /** The first server's URL, with its variables at their defaults. */
 function serverUrl(document: OpenApiDocument): string | undefined {
-  const server = document.servers?.[0] as
-    | { url: string; variables?: Record<string, { default?: string }> }
-    | undefined;
+  const server = document.servers?.[0];
   if (server === undefined) return undefined;
   return server.url.replace(
     /\{([^}]+)\}/g,
