@@ -3,6 +3,9 @@ import type { OpenApiDocument, OperationObject, WriteMethod } from './document.j
 import { OpenApiError } from './openapi-error.js';
 import { type Expression, parseExpression } from './runtime-expression.js';
 
+/** RFC 9110 §5.1: a header name is a token. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** Seconds an `x-parley-undo` receipt can be undone when it names no window. */
 export const DEFAULT_UNDO_WINDOW = 3600;
 
@@ -79,9 +82,12 @@ export function documentSettings(document: OpenApiDocument): DocumentSettings {
   if (
     typeof headers !== 'object' ||
     headers === null ||
-    Object.values(headers).some((v) => typeof v !== 'string')
+    Object.entries(headers).some(
+      ([name, value]) =>
+        !HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n]/.test(value),
+    )
   ) {
-    throw new OpenApiError('x-parley-headers must map header names to strings');
+    throw new OpenApiError('x-parley-headers must map HTTP header names to one-line strings');
   }
   return { id, prefix, headers: headers as Record<string, string> };
 }

@@ -36,7 +36,11 @@ export type Operation = {
   bodyType: string | undefined;
   /** Writes: risk, cost, undo and effect kind (x-parley-*). */
   policy: WritePolicy | undefined;
-  /** Writes: whether a GET on the same path, with no other required params, reads the resource. */
+  /**
+   * Writes that change or delete (not create): whether a GET on the same path, with no other
+   * required params, reads the resource they change. A create's path is its collection, whose
+   * other members may change freely.
+   */
   readable: boolean;
 };
 
@@ -82,7 +86,9 @@ export function readOperations(
         continue;
       }
       names.add(capability);
-      const isWrite = (WRITE_METHODS as readonly string[]).includes(method);
+      const policy = (WRITE_METHODS as readonly string[]).includes(method)
+        ? writePolicy(operation, method as WriteMethod, where)
+        : undefined;
       operations.push({
         capability,
         operationId,
@@ -90,8 +96,11 @@ export function readOperations(
         path,
         summary: summaryOf(operation, method, path),
         ...built,
-        policy: isWrite ? writePolicy(operation, method as WriteMethod, where) : undefined,
-        readable: isWrite && readsResource(item.get, item.parameters ?? []),
+        policy,
+        readable:
+          policy !== undefined &&
+          policy.effect !== 'create' &&
+          readsResource(item.get, item.parameters ?? []),
       });
     }
   }

@@ -1,5 +1,6 @@
 import type { Credentials } from './credentials.js';
 import type { OpenApiDocument } from './document.js';
+import { HEADER_NAME } from './extensions.js';
 import { OpenApiError } from './openapi-error.js';
 
 /** How a secret becomes a header: as is, or after a scheme word (`Bearer`, `Basic`). */
@@ -16,7 +17,7 @@ export function resolveCredentials(
   header: string | undefined,
 ): Credentials {
   if (header !== undefined) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) {
+    if (!HEADER_NAME.test(header)) {
       throw new OpenApiError(`"${header}" is not an HTTP header name`);
     }
     const bare = header.toLowerCase() === 'authorization' && !/^\S+\s+\S/.test(secret);

@@ -80,15 +80,15 @@ export class Upstream {
     url: string,
     extra: Record<string, string>,
   ): Promise<Response> {
-    const headers: Record<string, string> = {
-      'user-agent': USER_AGENT,
-      accept: 'application/json',
-      ...this.#options.headers,
-      ...extra,
-    };
-    if (request.bodyType !== undefined) headers['content-type'] = request.bodyType;
+    // Later settings replace earlier ones whatever their case: the document's headers replace
+    // the defaults, and nothing replaces the credentials.
+    const headers = new Headers({ 'user-agent': USER_AGENT, accept: 'application/json' });
+    for (const [name, value] of Object.entries({ ...this.#options.headers, ...extra })) {
+      headers.set(name, value);
+    }
+    if (request.bodyType !== undefined) headers.set('content-type', request.bodyType);
     const credentials = this.#options.credentials;
-    if (credentials !== undefined) headers[credentials.header] = credentials.value;
+    if (credentials !== undefined) headers.set(credentials.header, credentials.value);
     try {
       return await fetch(url, {
         method: request.method,

@@ -1,8 +1,6 @@
-import { connect, type ParleyClient, Wallet } from '@parley/client';
+import { connect, type ParleyClient } from '@parley/client';
 import {
-  encodeGrant,
   generateKeyPair,
-  issueGrant,
   type JsonValue,
   ParleyError,
   type Proposal,
@@ -10,13 +8,12 @@ import {
   publicKeyString,
   renderLens,
 } from '@parley/protocol';
-import { listen, type ParleyServer } from '@parley/transport';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiService, type OpenApiService, presetPath } from '../src/index.js';
+import { type ServedAgent, serveWithAgent } from './parley-agent.js';
 import { BASE_PATH, PetstoreUpstream } from './petstore-upstream.js';
 
 const SECRET = 'sk-test-9f8e7d6c5b4a39281706';
-const SERVICE = 'petstore.swagger.io';
 const upstream = new PetstoreUpstream(SECRET);
 const principal = await generateKeyPair();
 /** Every reply, Lens rendering, log line and error message the service produced. */
@@ -24,7 +21,7 @@ const outputs: string[] = [];
 
 let origin: string;
 let built: OpenApiService;
-let server: ParleyServer;
+let served: ServedAgent;
 let client: ParleyClient;
 
 async function startService(timeoutMs?: number) {
@@ -37,19 +34,7 @@ async function startService(timeoutMs?: number) {
     log: (message, error) =>
       outputs.push(`${message} ${String(error)} ${(error as Error).stack ?? ''}`),
   });
-  const listening = await listen('parley://127.0.0.1:0', made.service);
-  const wallet = new Wallet(await generateKeyPair());
-  wallet.add(
-    encodeGrant(
-      await issueGrant(principal, {
-        sub: wallet.publicKey,
-        caveats: [{ svc: [SERVICE] }, { can: ['petstore.*'] }],
-      }),
-    ),
-  );
-  const connected = await connect(listening.address, { wallet });
-  await connected.hello();
-  return { made, listening, connected };
+  return { made, served: await serveWithAgent(made.service, principal, ['petstore.*']) };
 }
 
 /** Records a reply (raw and as Lens) for the credential scan, and returns it. */
@@ -78,7 +63,8 @@ async function propose(capability: string, params: Record<string, JsonValue>): P
 
 beforeAll(async () => {
   origin = await upstream.start();
-  ({ made: built, listening: server, connected: client } = await startService());
+  ({ made: built, served } = await startService());
+  client = served.client;
 });
 
 afterEach(() => {
@@ -86,9 +72,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await client.close();
-  await server.close();
-  await built.service.close();
+  await served.close();
   await upstream.close();
 });
 
@@ -286,7 +270,7 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
   });
 
   it('with credentials configured, requests need a grant: the upstream is called as the operator', async () => {
-    const anonymous = await connect(server.address);
+    const anonymous = await connect(served.server.address);
     const error = await refused(anonymous.ask('petstore.getInventory', {}, { grants: false }));
     expect(error.code).toBe('unauthorized');
     await anonymous.close();
@@ -295,26 +279,24 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
   it('§4.4: a write whose answer never came is left in doubt and never sent again', async () => {
     const slow = await startService(300);
     try {
-      const reply = (await slow.connected.intent('petstore.placeOrder', {
+      const reply = (await slow.served.client.intent('petstore.placeOrder', {
         petId: 1,
         quantity: 1,
       })) as ProposalsReply;
       const proposal = reply.proposals[0] as Proposal;
       const before = upstream.received.length;
       upstream.stallNext = true;
-      const first = await refused(slow.connected.commit(proposal));
+      const first = await refused(slow.served.client.commit(proposal));
       expect(first.code).toBe('unavailable');
       expect(first.message).toContain('may have been carried out');
-      const second = await refused(slow.connected.commit(proposal));
+      const second = await refused(slow.served.client.commit(proposal));
       expect(second.code).toBe('unavailable');
       expect(upstream.received.slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
       expect((await slow.made.service.listInDoubt()).map((c) => c.proposalId)).toEqual([
         proposal.id,
       ]);
     } finally {
-      await slow.connected.close();
-      await slow.listening.close();
-      await slow.made.service.close();
+      await slow.served.close();
     }
   });
 
