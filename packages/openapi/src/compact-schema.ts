@@ -12,7 +12,7 @@ const FIRST_SENTENCE = /^.*?(?<!\b(?:e\.g|i\.e|etc))[.!?](?=\s)/;
 /** JSON Schema formats that are §4.1.1 base types. */
 const FORMAT_TYPES: Readonly<Record<string, string>> = { date: 'date', 'date-time': 'datetime' };
 /** Formats that say nothing a model needs (the base type says it). */
-const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
+const QUIET_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'password']);
 
 /** What a schema is converted for: request params leave out `readOnly` properties. */
 export type SchemaUse = 'request' | 'response';

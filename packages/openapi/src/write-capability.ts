@@ -26,7 +26,7 @@ export type WriteAction = {
 };
 
 /** What a committed write answers: the upstream's status and body, credentials removed. */
-export type WriteResult = { status: number; body: JsonValue; headers?: Record<string, string> };
+export type WriteResult = { status: number; body?: JsonValue; headers?: Record<string, string> };
 
 /** Gateway answers after which the request may still have been carried out. */
 const MAYBE_APPLIED = new Set([502, 504]);
@@ -56,7 +56,8 @@ export function writeCapability(
       return [await proposalOf(operation, params, backend, undo)];
     },
     apply: (action, ctx) => {
-      ctx.progress(`sending ${(action as WriteAction).request.method}`, 0.5);
+      const { request } = action as WriteAction;
+      ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
       return commitWrite(action as WriteAction, backend, operation.capability);
     },
   };
@@ -172,12 +173,11 @@ async function commitWrite(
 
 /** The receipt's result: status and body (credentials removed), and the Location if any. */
 export function writeResult(response: UpstreamResponse, backend: Backend): WriteResult {
-  const result: WriteResult = {
-    status: response.status,
-    body: backend.redactor.json(
-      response.oversize ? `(${response.text.length} characters and more, not kept)` : response.body,
-    ),
-  };
+  const result: WriteResult = { status: response.status };
+  const body = response.oversize
+    ? `(${response.text.length} characters and more, not kept)`
+    : response.body;
+  if (body !== null) result.body = backend.redactor.json(body);
   const location = response.headers.get('location');
   if (location !== null) result.headers = { location: backend.redactor.text(location) };
   return result;

@@ -35,6 +35,8 @@ export class PetstoreUpstream {
   stallNext = false;
   /** Whether pets carry ETags. */
   etags = true;
+  /** `http://127.0.0.1:PORT` once started. */
+  origin = '';
   /** Another client changes this pet right after the next GET of it is answered. */
   changeAfterNextRead: { id: number; change: Partial<Pet> } | undefined;
 
@@ -47,7 +49,8 @@ export class PetstoreUpstream {
     });
     this.#server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.origin;
   }
 
   async close(): Promise<void> {

@@ -28,6 +28,7 @@ export {
   Service,
   type ServiceOptions,
 } from './service.js';
+export type { ServeOptions, ServiceFactory } from './service-factory.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
 export { PROPOSAL_CACHE_SIZE, ProposalCache } from './store/proposal-cache.js';
 export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
