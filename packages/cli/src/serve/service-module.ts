@@ -42,7 +42,7 @@ export async function loadServiceFactory(path: string): Promise<ServiceFactory> 
     path,
     (TYPESCRIPT as readonly string[]).includes(extension),
   );
-  const factory = (module as { default?: unknown }).default;
+  const factory = defaultExport(module);
   if (factory === undefined) throw new CliError(`${path} has no default export: ${SHAPE}`);
   if (isService(factory)) {
     throw new CliError(
@@ -116,6 +116,13 @@ function isCommonJs(file: string): boolean {
     }
     if (dirname(folder) === folder) return true;
   }
+}
+
+/** The default export; a CommonJS module compiled from `export default` nests it once more. */
+function defaultExport(module: unknown): unknown {
+  const value = (module as { default?: unknown }).default;
+  const nested = value as { __esModule?: unknown; default?: unknown } | null | undefined;
+  return nested?.__esModule === true && nested.default !== undefined ? nested.default : value;
 }
 
 function isService(value: unknown): value is Service {
