@@ -31,11 +31,6 @@ export function compactType(
   return convert(schema, description, use, 0, new Set());
 }
 
-/** The properties of an object schema as a compact params object. */
-export function compactObject(schema: SchemaObject, use: SchemaUse = 'request'): ParamSchema {
-  return objectParams(merged(schema), use, 0, new Set([schema]));
-}
-
 /** The object schema's properties after `allOf` merging, in document order. */
 export function objectProperties(
   schema: SchemaObject,

@@ -73,7 +73,6 @@ export async function createOpenApiService(
       timeoutMs: options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     }),
     redactor,
-    requireGrant: credentials !== undefined,
   };
   const log =
     options.log ?? ((message, error) => console.error(`[parley openapi] ${message}`, error));

@@ -11,14 +11,13 @@ import { UpstreamFailure } from './upstream-failure.js';
 const HEAD_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified'] as const;
 
 /** The upstream and what keeps its credentials out of every reply. */
-export type Backend = { upstream: Upstream; redactor: Redactor; requireGrant: boolean };
+export type Backend = { upstream: Upstream; redactor: Redactor };
 
 /** §4.2: a GET or HEAD as an ask capability; its answer is the upstream's JSON, credentials removed. */
 export function readCapability(operation: Operation, backend: Backend): AskDefinition {
   return {
     summary: operation.summary,
     params: operation.params,
-    requireGrant: backend.requireGrant,
     async run(params) {
       const { request } = buildRequest(operation, params, backend.upstream.base);
       const response = await call(backend, () => backend.upstream.send(request));

@@ -89,7 +89,10 @@ async function proposalOf(
   }
   const draft: ProposalDraft = {
     summary: `${operation.summary}: ${request.method} ${pathOf(request.url)}`,
-    effects: [requestEffect(policy.effect, request), ...fieldChanges(request, before, version)],
+    effects: [
+      requestEffect(policy.effect, request),
+      ...fieldChanges(request, backend.redactor.json(before), version),
+    ],
     cost: policy.cost,
     risk: policy.risk,
     undoWindow: undo?.window ?? null,
