@@ -18,6 +18,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'examples/**/*.test.ts',
       'conformance/**/*.test.ts',
+      'test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,

@@ -77,7 +77,7 @@ export async function runCli(
   registerUndo(program, cli);
   registerExpand(program, cli);
   registerLens(program, cli);
-  registerServe(program, cli);
+  registerServe(program, cli, env);
   registerStart(program, cli, env);
   registerConsensus(program, cli);
   registerMcp(program, cli);

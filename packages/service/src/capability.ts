@@ -82,6 +82,13 @@ export type IntentDefinition = {
   params?: ParamSchema;
   /** Shown in the BRIEF (§4.1) and the default risk of its proposals. */
   risk?: Risk;
+  /**
+   * The highest risk an `auto` INTENT may commit in one round trip (§4.3.1); a riskier first
+   * proposal is answered as without auto even when a grant would authorize it outright. A
+   * stricter policy than the spec's, for capabilities whose risk is a guess (an OpenAPI
+   * document's writes). Default `high`: the grant alone decides, as §4.3.1 says.
+   */
+  autoCommitMaxRisk?: Risk;
   plan(params: JsonObject, ctx: PlanContext): PlanResult | Promise<PlanResult>;
   /** Performs a committed proposal's action; returns the receipt's `result`. */
   apply(

@@ -15,6 +15,7 @@ export {
 export type { HandleContext } from './dispatch/core.js';
 export { DraftError } from './dispatch/draft.js';
 export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
+export { OutcomeUnknownError } from './outcome-unknown.js';
 export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';
 export { didYouMean, editDistance } from './params/did-you-mean.js';
 export { type ParsedField, type ParsedType, parseSchema, SchemaError } from './params/schema.js';
@@ -27,6 +28,7 @@ export {
   Service,
   type ServiceOptions,
 } from './service.js';
+export type { ServeOptions, ServiceFactory } from './service-factory.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
 export { PROPOSAL_CACHE_SIZE, ProposalCache } from './store/proposal-cache.js';
 export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';

@@ -47,6 +47,31 @@ describe('§4.3.1 auto-commit', () => {
     expect(await s.store.data.list('bought/')).toEqual([]);
   });
 
+  it('autoCommitMaxRisk: a riskier first proposal is answered as without auto, a low one commits', async () => {
+    const s = await setup();
+    s.service.intent('acme.cautious', {
+      params: { risk: 'low|medium|high' },
+      autoCommitMaxRisk: 'low',
+      plan: (params) => [
+        {
+          summary: 'Flip a switch',
+          effects: [{ op: 'update', target: 'switch' }],
+          risk: params.risk as 'low' | 'medium' | 'high',
+          undoWindow: 60,
+          action: null,
+        },
+      ],
+      apply: () => ({ flipped: true }),
+      revert: () => ({}),
+    });
+    const cautious = (risk: string) =>
+      ({ verb: 'INTENT', capability: 'acme.cautious', params: { risk }, auto: true }) as never;
+    const medium = await send(s.service, await request(cautious('medium'), s.signer()));
+    expect(medium.reply.kind).toBe('PROPOSALS');
+    const low = await send(s.service, await request(cautious('low'), s.signer()));
+    expect(low.reply).toMatchObject({ kind: 'RECEIPT', auto: true });
+  });
+
   it('a repeated auto frame is answered from the replay memory with replay: true, never committed twice', async () => {
     const s = await setup();
     const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-1'), s.signer());

@@ -11,6 +11,7 @@ import {
   renderTime,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { OutcomeUnknownError } from '../src/index.js';
 import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
 
 const { principal, agent, other, mallory } = await keys();
@@ -236,6 +237,33 @@ describe('§4.4 COMMIT', () => {
     expect(await s.store.getCommit(p?.id ?? '')).toBeUndefined();
     expect(await s.commit(p?.id ?? '', p?.hash ?? '')).toMatchObject({ kind: 'RECEIPT' });
     expect(s.outside.sent).toEqual(['bo']);
+  });
+
+  it('§4.4: an apply that throws OutcomeUnknownError leaves the commit in doubt, never sent again', async () => {
+    const s = await setup();
+    const sent: string[] = [];
+    s.service.intent('acme.post', {
+      plan: () => [
+        { summary: 'Post', effects: [{ op: 'send', target: 'upstream' }], action: 'hello' },
+      ],
+      apply(action) {
+        sent.push(String(action));
+        throw new OutcomeUnknownError('the upstream did not answer; it may have been applied');
+      },
+    });
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'INTENT', capability: 'acme.post' }, s.signer()),
+    );
+    const [p] = (reply as ProposalsReply).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    expect(await s.commit(p.id, p.hash)).toMatchObject({
+      code: 'unavailable',
+      message: 'the upstream did not answer; it may have been applied',
+    });
+    expect(await s.commit(p.id, p.hash)).toMatchObject({ code: 'unavailable' });
+    expect(sent).toEqual(['hello']);
+    expect((await s.service.listInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
   });
 
   it('§4.4: a commit in doubt (applying, not running here) is never executed again', async () => {

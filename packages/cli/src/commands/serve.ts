@@ -1,22 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PRESET_NAMES } from '@parley/openapi/presets';
 import { isPublicKey } from '@parley/protocol';
+import type { ServiceFactory } from '@parley/service';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
-import { EXAMPLE_NAMES, isExampleName } from '../serve/example-services.js';
+import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
-import { type Endpoint, runExample, untilStopped } from '../serve/run-example.js';
+import { documentName, type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
+import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
+import { isModulePath, loadServiceFactory, moduleName } from '../serve/service-module.js';
 
 /** §2.4: where the HTTP bridge answers. */
 export const HTTP_PATH = '/parley';
 /** Where `serve` listens when no endpoint is given (§2.3's default TCP port). */
 const DEFAULT_TCP = '127.0.0.1:7447';
 
-type ServeFlags = {
+type ServeFlags = OpenApiFlags & {
   tcp?: string[];
   tls?: string[];
   cert?: string;
@@ -29,15 +33,28 @@ type ServeFlags = {
   localTrust: boolean;
 };
 
+/** What `serve` runs: its name (for the data folder and messages) and how to build it. */
+type ServiceSource = { name: string; create: ServiceFactory | undefined };
+
 /**
- * `parley serve NAME`: runs a bundled example service on a SqliteStore over TCP, TLS, the HTTP
- * bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
+ * `parley serve NAME | openapi DOCUMENT | ./module.ts`: runs a bundled example, an HTTP API from
+ * its OpenAPI document, or the service a module exports, on a SqliteStore (or PostgreSQL) over
+ * TCP, TLS, the HTTP bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
  */
-export function registerServe(program: Command, cli: Cli): void {
+export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv): void {
   program
     .command('serve')
-    .description(`run a bundled example service (${EXAMPLE_NAMES.join(', ')})`)
-    .argument('<name>', EXAMPLE_NAMES.join(' or '))
+    .description(
+      `run a service: a bundled example (${EXAMPLE_NAMES.join(', ')}), an HTTP API from its OpenAPI document (openapi DOCUMENT), or your own module (./my-service.ts)`,
+    )
+    .argument(
+      '<service>',
+      `${EXAMPLE_NAMES.join(', ')}, openapi, or a module file like ./my-service.ts`,
+    )
+    .argument(
+      '[document]',
+      `with openapi: a YAML or JSON file, or a preset (${PRESET_NAMES.join(', ')})`,
+    )
     .option(
       '--tcp <host:port>',
       `parley:// endpoint (default ${DEFAULT_TCP}; port 0 picks one)`,
@@ -52,26 +69,35 @@ export function registerServe(program: Command, cli: Cli): void {
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
     .option('--no-local-trust', 'do not trust the local principal key')
+    .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
+    .option('--auth-env <var>', 'with openapi: the environment variable holding the credential')
+    .option(
+      '--auth-header <name>',
+      "with openapi: the header that carries it (default: the document's security scheme)",
+    )
     .action(
-      cli.act(async (name: string, flags: ServeFlags) => {
+      cli.act(async (target: string, document: string | undefined, flags: ServeFlags) => {
         const { ctx } = cli;
-        if (!isExampleName(name)) {
-          throw new CliError(`no example service "${name}"; choose ${EXAMPLE_NAMES.join(' or ')}`);
-        }
         if (flags.store !== undefined && flags.data !== undefined) {
           throw new CliError('--store and --data both say where state lives: give one of them');
         }
-        const endpoints = endpointsFrom(flags);
-        const trust = await trustedKeys(ctx.home, flags);
         // With --stdio, stdout carries frames only: everything else goes to stderr.
         const say = flags.stdio === true ? ctx.err : ctx.out;
-        const running = await runExample(name, {
-          store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name)),
+        const source = await serviceSource(target, document, flags, env, (line) => ctx.err(line));
+        const endpoints = endpointsFrom(flags);
+        const trust = await trustedKeys(ctx.home, flags);
+        const options = {
+          store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
           trust,
           endpoints,
-          log: (line) => ctx.err(`${line}\n`),
-        });
-        for (const server of running.servers) say(`listening ${server.address} (${name})\n`);
+          log: (line: string) => ctx.err(`${line}\n`),
+        };
+        const running =
+          source.create === undefined
+            ? await runExample(source.name as ExampleName, options)
+            : await runService(source.name, source.create, options);
+        for (const server of running.servers)
+          say(`listening ${server.address} (${running.name})\n`);
         if (trust.length === 0) {
           ctx.err(
             'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
@@ -83,10 +109,46 @@ export function registerServe(program: Command, cli: Cli): void {
           process.stdin.once('end', stop);
           process.stdin.once('close', stop);
         });
-        ctx.err(`stopped ${name}\n`);
+        ctx.err(`stopped ${running.name}\n`);
         return EXIT.ok;
       }),
     );
+}
+
+/** Which service the arguments name; flags that belong to another kind are refused. */
+async function serviceSource(
+  target: string,
+  document: string | undefined,
+  flags: ServeFlags,
+  env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
+): Promise<ServiceSource> {
+  if (target === 'openapi') {
+    if (document === undefined) {
+      throw new CliError(
+        `openapi needs a document: parley serve openapi SPEC.yaml --upstream URL (or a preset: ${PRESET_NAMES.join(', ')})`,
+      );
+    }
+    return { name: documentName(document), create: openApiFactory(document, flags, env, say) };
+  }
+  const openApiFlag = (['upstream', 'authEnv', 'authHeader'] as const).find(
+    (flag) => flags[flag] !== undefined,
+  );
+  if (openApiFlag !== undefined) {
+    throw new CliError('--upstream, --auth-env and --auth-header go with parley serve openapi');
+  }
+  if (document !== undefined) {
+    throw new CliError(
+      `serve takes one service; "${document}" is one too many (only openapi takes a document)`,
+    );
+  }
+  if (isExampleName(target)) return { name: target, create: undefined };
+  if (isModulePath(target)) {
+    return { name: moduleName(target), create: await loadServiceFactory(target) };
+  }
+  throw new CliError(
+    `no service "${target}": serve ${EXAMPLE_NAMES.join(', ')}, openapi DOCUMENT, or a module file like ./my-service.ts`,
+  );
 }
 
 function endpointsFrom(flags: ServeFlags): Endpoint[] {

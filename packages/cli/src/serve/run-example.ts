@@ -1,4 +1,4 @@
-import type { Store } from '@parley/service';
+import type { Service, ServiceFactory, Store } from '@parley/service';
 import { openStore } from '@parley/store-postgres';
 import { listen, type ParleyServer } from '@parley/transport';
 import { CliError } from '../cli-error.js';
@@ -8,12 +8,22 @@ import { createExample, type ExampleName } from './example-services.js';
 /** One endpoint: a transport URL for `listen`, with TLS material for parleys://. */
 export type Endpoint = { url: string; tls?: { cert: string; key: string } };
 
-/** An example service on its Store, listening on its endpoints. */
+/** A service on its Store, listening on its endpoints. */
 export type RunningExample = {
-  name: ExampleName;
+  /** What the service is called in the terminal: the example's name, else the service id. */
+  name: string;
   servers: ParleyServer[];
   /** Graceful: transports drain and close, then the service, then the store. */
   close(): Promise<void>;
+};
+
+/** How `serve` listens and keeps state, whatever service it runs. */
+export type RunOptions = {
+  /** A SQLite data folder, or a `postgres://…` URL (`openStore` of @parley/store-postgres). */
+  store: string;
+  trust: readonly string[];
+  endpoints: readonly Endpoint[];
+  log: (line: string) => void;
 };
 
 /**
@@ -21,27 +31,37 @@ export type RunningExample = {
  * postgres://… URL), trusting `trust`, on every endpoint. If any endpoint cannot listen, what
  * was started is closed again and CliError says why.
  */
-export async function runExample(
-  name: ExampleName,
-  options: {
-    /** A SQLite data folder, or a `postgres://…` URL (`openStore` of @parley/store-postgres). */
-    store: string;
-    trust: readonly string[];
-    endpoints: readonly Endpoint[];
-    log: (line: string) => void;
-  },
+export function runExample(name: ExampleName, options: RunOptions): Promise<RunningExample> {
+  return runService(name, (serve) => createExample(name, serve), options, name);
+}
+
+/**
+ * Starts the service `create` makes (a module's factory, an OpenAPI document's) on its Store and
+ * endpoints; `label` names it in messages until the service says its id.
+ */
+export async function runService(
+  label: string,
+  create: ServiceFactory,
+  options: RunOptions,
+  name?: string,
 ): Promise<RunningExample> {
   let store: Store;
   try {
     store = await openStore(options.store);
   } catch (error) {
     throw new CliError(
-      `cannot open the ${name} store at ${redacted(options.store)}: ${reasonOf(error)}`,
+      `cannot open the ${label} store at ${redacted(options.store)}: ${reasonOf(error)}`,
     );
   }
   const report = (message: string, error: unknown): void =>
-    options.log(`[${name}] ${message}: ${reasonOf(error)}`);
-  const service = await createExample(name, { trust: options.trust, store, log: report });
+    options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);
+  let service: Service;
+  try {
+    service = await create({ trust: options.trust, store, log: report });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const servers: ParleyServer[] = [];
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));
@@ -59,9 +79,9 @@ export async function runExample(
     }
   } catch (error) {
     await close();
-    throw new CliError(`${name}: ${reasonOf(error)}`);
+    throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name, servers, close };
+  return { name: name ?? service.info.id, servers, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

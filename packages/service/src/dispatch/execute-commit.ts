@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import type { ApplyContext, CapabilityEntry, IntentDefinition } from '../capability.js';
 import { newFrameId, newReceiptId } from '../ids.js';
+import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type {
   AutoRecord,
   CommitBegin,
@@ -140,8 +141,11 @@ export async function executeCommit(
     try {
       result = await definition.apply(stored.action, applyContext(core.store.data));
     } catch (error) {
-      // The apply failed before any effect was made (the apply contract): release and forget.
-      await core.store.abandonCommit(stored.proposal.id);
+      // The apply failed before any effect was made (the apply contract): release and forget;
+      // unless it cannot tell, and then the commit stays in doubt (never executed again).
+      if (!(error instanceof OutcomeUnknownError)) {
+        await core.store.abandonCommit(stored.proposal.id);
+      }
       throw error;
     }
     const receipt = receiptOf(stored.proposal, start.startedAt, result);

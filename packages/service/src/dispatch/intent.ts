@@ -6,6 +6,8 @@ import {
   ParleyError,
   type Proposal,
   type ProposalsBody,
+  RISK_LEVELS,
+  type Risk,
   verifyAnyGrant,
 } from '@parley/protocol';
 import type { CapabilityEntry, ProposalDraft, Requester } from '../capability.js';
@@ -155,7 +157,12 @@ async function planIntent(
   );
   await core.store.putProposals(stored);
   const first = stored[0] as StoredProposal;
-  if (auto !== undefined && holder !== null && first.proposal.undo !== null) {
+  if (
+    auto !== undefined &&
+    holder !== null &&
+    first.proposal.undo !== null &&
+    riskWithin(first.proposal.risk, entry.definition.autoCommitMaxRisk ?? 'high')
+  ) {
     const outcome = await authorizeAndCommit(core, first, request, holder, ctx, auto);
     if (outcome.kind === 'committed') return receiptBody(outcome.receipt, outcome.replay, true);
     if (outcome.kind === 'auto_seen') return replayAuto(core, outcome.record);
@@ -163,6 +170,10 @@ async function planIntent(
   }
   const body: ProposalsBody = { kind: 'PROPOSALS', proposals: stored.map((s) => s.proposal) };
   return fitToBudget(core, request, body, holder);
+}
+
+function riskWithin(risk: Risk, ceiling: Risk): boolean {
+  return RISK_LEVELS.indexOf(risk) <= RISK_LEVELS.indexOf(ceiling);
 }
 
 function storedProposal(

@@ -1,0 +1,200 @@
+import {
+  type Effect,
+  type JsonObject,
+  type JsonScalar,
+  type JsonValue,
+  ParleyError,
+} from '@parley/protocol';
+import { type IntentDefinition, OutcomeUnknownError, type ProposalDraft } from '@parley/service';
+import { buildRequest, type HttpRequest, type RequestValues, resourceUrl } from './http-request.js';
+import type { Operation } from './operations.js';
+import { type Backend, call } from './read-capability.js';
+import { ifMatchOf, type ResourceVersion, sameVersion, versionOf } from './resource-version.js';
+import type { UndoPlan } from './undo-plan.js';
+import { pathOf, type UpstreamResponse } from './upstream.js';
+import { upstreamError } from './upstream-error.js';
+import { UpstreamFailure } from './upstream-failure.js';
+
+/** What a proposal of a write keeps for its COMMIT (and UNDO): never shown, never hashed. */
+export type WriteAction = {
+  request: HttpRequest;
+  values: RequestValues;
+  /** The resource as read when the proposal was made; COMMIT reads it again and compares. */
+  version: ResourceVersion | null;
+  /** Its body, kept only when the undo needs it (`$before.body`). */
+  before: JsonValue | null;
+};
+
+/** What a committed write answers: the upstream's status and body, credentials removed. */
+export type WriteResult = { status: number; body?: JsonValue; headers?: Record<string, string> };
+
+/** Gateway answers after which the request may still have been carried out. */
+const MAYBE_APPLIED = new Set([502, 504]);
+
+/**
+ * §4.3, §4.4: a POST, PUT, PATCH or DELETE as an intent capability. Its one proposal shows the
+ * exact request COMMIT sends (method, URL and body) as its first effect, plus the scalar fields a
+ * body changes on a resource it could read; risk, cost and undo come from the document. COMMIT
+ * re-reads that resource and refuses with `conflict` if it changed (§5.1), then sends the request
+ * with If-Match when the upstream gave a strong ETag.
+ */
+export function writeCapability(
+  operation: Operation,
+  backend: Backend,
+  undo: UndoPlan | undefined,
+): IntentDefinition {
+  const policy = operation.policy;
+  if (policy === undefined) throw new TypeError(`${operation.capability} is not a write`);
+  const definition: IntentDefinition = {
+    summary: operation.summary,
+    params: operation.params,
+    risk: policy.risk,
+    // The risk of a write is a guess from its method: only one the document marks low (and
+    // undoable) may skip the preview, whatever the grant allows (§4.3.1, issue 14).
+    autoCommitMaxRisk: 'low',
+    async plan(params) {
+      return [await proposalOf(operation, params, backend, undo)];
+    },
+    apply: (action, ctx) => {
+      const { request } = action as WriteAction;
+      ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
+      return commitWrite(action as WriteAction, backend, operation.capability);
+    },
+  };
+  if (undo !== undefined)
+    definition.revert = (action, ctx) => undo.revert(action as WriteAction, ctx.receipt);
+  return definition;
+}
+
+async function proposalOf(
+  operation: Operation,
+  params: JsonObject,
+  backend: Backend,
+  undo: UndoPlan | undefined,
+): Promise<ProposalDraft> {
+  const policy = operation.policy as NonNullable<Operation['policy']>;
+  const base = backend.upstream.base;
+  const { request, values } = buildRequest(operation, params, base);
+  let version: ResourceVersion | null = null;
+  let before: JsonValue | null = null;
+  if (operation.readable) {
+    const url = resourceUrl(operation, values, base);
+    const read = await call(backend, () => backend.upstream.send({ method: 'GET', url }));
+    version = versionOf(url, read);
+    const creates = operation.method === 'put' && version.absent;
+    if (!creates && (read.status < 200 || read.status >= 300)) {
+      throw upstreamError(read, 'GET', url, backend.redactor);
+    }
+    before = version.absent ? null : read.body;
+  }
+  const draft: ProposalDraft = {
+    summary: `${operation.summary}: ${request.method} ${pathOf(request.url)}`,
+    effects: [
+      requestEffect(policy.effect, request),
+      ...fieldChanges(request, backend.redactor.json(before), version),
+    ],
+    cost: policy.cost,
+    risk: policy.risk,
+    undoWindow: undo?.window ?? null,
+    action: { request, values, version, before: undo?.readsBefore === true ? before : null },
+  };
+  if (before !== null) draft.data = { current: backend.redactor.json(before) };
+  return draft;
+}
+
+/** §5.1: the request itself as an effect: `METHOD URL`, the body text as its detail. */
+export function requestEffect(op: Effect['op'], request: HttpRequest): Effect {
+  const effect: Effect = { op, target: `${request.method} ${request.url}` };
+  if (request.body !== undefined) effect.detail = request.body;
+  return effect;
+}
+
+/** The top-level scalar fields a JSON body sets on the resource read before, from → to. */
+function fieldChanges(
+  request: HttpRequest,
+  before: JsonValue | null,
+  version: ResourceVersion | null,
+): Effect[] {
+  if (version === null || request.body === undefined || request.method === 'DELETE') return [];
+  const body = JSON.parse(request.body) as JsonValue;
+  if (!isObject(body)) return [];
+  const old = isObject(before) ? before : {};
+  const target = pathOf(version.url);
+  const effects: Effect[] = [];
+  for (const [field, to] of Object.entries(body)) {
+    const from = old[field];
+    if (!isScalar(to) || (from !== undefined && !isScalar(from)) || from === to) continue;
+    const effect: Effect = { op: 'update', target, field, to: hashable(to) };
+    if (from !== undefined) effect.from = hashable(from);
+    effects.push(effect);
+  }
+  return effects;
+}
+
+/** §4.4: the COMMIT of a write; anything that may have reached the upstream is never resent. */
+async function commitWrite(
+  action: WriteAction,
+  backend: Backend,
+  capability: string,
+): Promise<JsonValue> {
+  const { request, version } = action;
+  if (version !== null) {
+    const now = await call(backend, () =>
+      backend.upstream.send({ method: 'GET', url: version.url }),
+    );
+    if (!sameVersion(version, versionOf(version.url, now))) {
+      throw new ParleyError(
+        'conflict',
+        `${pathOf(version.url)} changed at the upstream since this proposal was made; re-run the INTENT to see it as it is now`,
+        { fix: [{ say: `INTENT ${capability} again with the same params` }] },
+      );
+    }
+  }
+  let response: UpstreamResponse;
+  try {
+    response = await backend.upstream.send(request, ifMatchOf(version));
+  } catch (error) {
+    if (!(error instanceof UpstreamFailure)) throw error;
+    const reason = backend.redactor.text(error.message);
+    if (error.sent === 'maybe') {
+      throw new OutcomeUnknownError(
+        `${reason}; it may have been carried out, so it will not be sent again`,
+      );
+    }
+    throw new ParleyError('unavailable', `${reason}; nothing was sent`, { retry: 5 });
+  }
+  if (MAYBE_APPLIED.has(response.status)) {
+    throw new OutcomeUnknownError(
+      `${upstreamError(response, request.method, request.url, backend.redactor).message}; it may have been carried out, so it will not be sent again`,
+    );
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw upstreamError(response, request.method, request.url, backend.redactor);
+  }
+  return writeResult(response, backend);
+}
+
+/** The receipt's result: status and body (credentials removed), and the Location if any. */
+export function writeResult(response: UpstreamResponse, backend: Backend): WriteResult {
+  const result: WriteResult = { status: response.status };
+  const body = response.oversize
+    ? `(${response.text.length} characters and more, not kept)`
+    : response.body;
+  if (body !== null) result.body = backend.redactor.json(body);
+  const location = response.headers.get('location');
+  if (location !== null) result.headers = { location: backend.redactor.text(location) };
+  return result;
+}
+
+function isObject(value: unknown): value is Record<string, JsonValue> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isScalar(value: JsonValue | undefined): value is JsonScalar {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/** §5.1: numbers in hashed fields are integers; any other number is shown as its text. */
+function hashable(value: JsonScalar): JsonScalar {
+  return typeof value === 'number' && !Number.isSafeInteger(value) ? String(value) : value;
+}

@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const GUIDE = 'docs/your-own-service.md';
+/** The port the guide serves on; the test serves on a free one instead. */
+const GUIDE_PORT = '7450';
+const COMMAND_LIMIT_MS = 60_000;
+
+/** One fenced block of the guide: a file to save, shell lines to run, or output to expect. */
+type Block =
+  | { kind: 'file'; name: string; text: string }
+  | { kind: 'sh'; lines: string[]; server: boolean }
+  | { kind: 'text'; text: string };
+
+/** The guide's blocks in order: ```ts NAME (a file), ```sh [server] (commands), ```text. */
+function blocksOf(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  for (const match of markdown.matchAll(/^```(\w+)(?: (\S+))?\n([\s\S]*?)^```$/gm)) {
+    const [, language, label, text = ''] = match;
+    if (language === 'ts' && label !== undefined) blocks.push({ kind: 'file', name: label, text });
+    else if (language === 'sh') {
+      const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+      blocks.push({ kind: 'sh', lines, server: label === 'server' });
+    } else if (language === 'text') blocks.push({ kind: 'text', text });
+  }
+  return blocks;
+}
+
+/** Output as the guide writes it: ids and times elided. */
+function normalized(text: string): string[] {
+  return text
+    .replace(/\b(p|r)_[\w-]{8,}/g, '$1_…')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?Z/g, '…')
+    .split('\n')
+    .map((line) => line.trimEnd());
+}
+
+async function freePort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return String(port);
+}
+
+/**
+ * A shell whose state (working folder and exported variables) carries from one command to the
+ * next, as in a terminal: each command runs in bash, then the state is saved for the next.
+ */
+class Terminal {
+  readonly #state: string;
+  readonly #folder: string;
+
+  constructor(readonly work: string) {
+    this.#state = join(work, '.terminal-env');
+    this.#folder = join(work, '.terminal-dir');
+    writeFileSync(this.#folder, work);
+    writeFileSync(this.#state, '');
+  }
+
+  get folder(): string {
+    return readFileSync(this.#folder, 'utf8').trim();
+  }
+
+  #script(line: string, exec: boolean): string {
+    const prelude = `source ${JSON.stringify(this.#state)}; cd "$(cat ${JSON.stringify(this.#folder)})"`;
+    if (exec) return `${prelude}; exec ${line}`;
+    return `${prelude}; ${line}\nstatus=$?; export -p > ${JSON.stringify(this.#state)}; pwd > ${JSON.stringify(this.#folder)}; exit $status`;
+  }
+
+  run(line: string): Promise<{ code: number | null; output: string }> {
+    const child = spawn('bash', ['-c', this.#script(line, false)], {
+      env: { ...process.env, PARLEY_HOME: undefined, npm_config_loglevel: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    return new Promise((resolve) => {
+      const limit = setTimeout(() => child.kill('SIGKILL'), COMMAND_LIMIT_MS);
+      child.on('close', (code) => {
+        clearTimeout(limit);
+        resolve({ code, output });
+      });
+    });
+  }
+
+  /** Starts a long-running command in its own process group; resolves once it prints `ready`. */
+  start(line: string, ready: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
+    const child = spawn('bash', ['-c', this.#script(line, true)], {
+      env: { ...process.env, PARLEY_HOME: undefined, npm_config_loglevel: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    return new Promise((resolve, reject) => {
+      const limit = setTimeout(() => reject(new Error(`never ready: ${output}`)), COMMAND_LIMIT_MS);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (ready.test(output)) {
+          clearTimeout(limit);
+          resolve({ child, output: () => output });
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('exit', () => reject(new Error(`exited before ready: ${output}`)));
+    });
+  }
+}
+
+// Inside the checkout, as the guide says, so `npx parley` finds this repository's CLI.
+mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+const work = mkdtempSync(join(ROOT, 'node_modules/.cache/parley-guide-'));
+const servers: ChildProcess[] = [];
+afterAll(() => {
+  for (const server of servers) {
+    if (server.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe(`${GUIDE} runs as written (issue 14)`, () => {
+  it('every file, command and output of the guide', { timeout: 600_000 }, async () => {
+    const port = await freePort();
+    const terminal = new Terminal(work);
+    const ids = { PROPOSAL_ID: '', RECEIPT_ID: '' };
+    let last: string[] | undefined;
+    const blocks = blocksOf(readFileSync(join(ROOT, GUIDE), 'utf8'));
+    expect(blocks.filter((b) => b.kind === 'sh').length).toBeGreaterThan(8);
+    for (const block of blocks) {
+      if (block.kind === 'file') {
+        writeFileSync(join(terminal.folder, block.name), block.text);
+      } else if (block.kind === 'text') {
+        if (last === undefined) continue; // shown before any command: not an output
+        for (const line of normalized(block.text.replaceAll(GUIDE_PORT, port))) {
+          if (line !== '') expect(last, `the guide shows "${line}"`).toContain(line);
+        }
+        last = undefined;
+      } else {
+        for (const written of block.lines) {
+          const line = written
+            .replaceAll(GUIDE_PORT, port)
+            .replace(/\b(PROPOSAL_ID|RECEIPT_ID)\b/g, (name) => ids[name as keyof typeof ids]);
+          if (block.server) {
+            const server = await terminal.start(line, /listening /);
+            servers.push(server.child);
+            last = normalized(server.output());
+            continue;
+          }
+          const { code, output } = await terminal.run(line);
+          expect(code, `${line} exited ${code}:\n${output}`).toBe(0);
+          ids.PROPOSAL_ID = /\[(p_[\w-]+)\]/.exec(output)?.[1] ?? ids.PROPOSAL_ID;
+          ids.RECEIPT_ID = /^✓ .*\(receipt (r_[\w-]+)\)/m.exec(output)?.[1] ?? ids.RECEIPT_ID;
+          last = normalized(output);
+        }
+      }
+    }
+    expect(ids.RECEIPT_ID).not.toBe('');
+  });
+});
