@@ -32,6 +32,7 @@ export { formatPyFloat } from './py-json/float-repr.js';
 export { MAX_INT_DIGITS, parsePyJson } from './py-json/parse.js';
 export {
   checkPyValue,
+  floatValue,
   isPyNumber,
   isPyObject,
   MAX_DEPTH,
