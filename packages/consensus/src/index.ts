@@ -5,6 +5,7 @@ export { verifyReceiptCommand } from './commands/verify-receipt.js';
 export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
 export { pickMaxMin, type Standing, standingOf } from './consensus/max-min.js';
 export {
+  type AsyncRunOptions,
   type ConsensusResult,
   RULES,
   type Rule,
@@ -46,6 +47,7 @@ export {
 } from './py-json/value.js';
 export {
   type Acceptance,
+  readAcceptance,
   signAcceptance,
   verifyAcceptanceSignature,
 } from './ratify/acceptance.js';
@@ -55,7 +57,13 @@ export {
   type AgreementOptions,
   agreement,
 } from './ratify/agreement.js';
+export {
+  type RatificationView,
+  ratificationView,
+  signRatification,
+} from './ratify/ratification.js';
 export { ratify } from './ratify/ratify.js';
+export { type SealedReceipt, sealReceipt } from './ratify/seal.js';
 export {
   makeReceipt,
   RECEIPT_FORMAT,
