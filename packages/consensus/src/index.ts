@@ -1,5 +1,6 @@
 export { checkPartyCommand } from './commands/check-party.js';
 export { type DecideCommandOptions, decideCommand } from './commands/decide.js';
+export { outcomeLines } from './commands/outcome-text.js';
 export type { CommandOutput } from './commands/output.js';
 export { verifyReceiptCommand } from './commands/verify-receipt.js';
 export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
@@ -106,6 +107,7 @@ export {
 export { constraintHolds, partySheet } from './spec/compile.js';
 export { decide, specAgents } from './spec/decide.js';
 export { MAX_EVALUATIONS, MAX_LIST_ITEMS, MAX_OPTIONS, MAX_PARTIES } from './spec/limits.js';
+export { readPartyFrom } from './spec/read-party-from.js';
 export { readParty, readSpec } from './spec/read-spec.js';
 export {
   type Constraint,
