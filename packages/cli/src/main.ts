@@ -9,6 +9,7 @@ import { registerApprove } from './commands/approve.js';
 import { registerAsk } from './commands/ask.js';
 import { registerCommit } from './commands/commit.js';
 import { registerConsensus } from './commands/consensus.js';
+import { registerConsensusNetwork } from './commands/consensus-network.js';
 import { registerDelegate } from './commands/delegate.js';
 import { registerExpand } from './commands/expand.js';
 import { registerGrant } from './commands/grant.js';
@@ -65,6 +66,7 @@ export async function runCli(
   registerServe(program, cli);
   registerStart(program, cli, env);
   registerConsensus(program, cli);
+  registerConsensusNetwork(program, cli, env);
   registerMcp(program, cli);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });

@@ -15,9 +15,10 @@ export function outcomeLines(
   title: string,
   result: ConsensusResult<PyValue>,
   parties: number,
+  label: (option: PyValue, index: number) => string = optionLabel,
 ): string[] {
   const entries = result.transcript.entries;
-  const labels = entries.map((e, i) => optionLabel(e.option, i));
+  const labels = entries.map((e, i) => label(e.option, i));
   const width = Math.min(LABEL_WIDTH, Math.max(...labels.map((l) => l.length)));
   const chosen =
     result.decision === null ? -1 : entries.findIndex((e) => e.option === result.decision);

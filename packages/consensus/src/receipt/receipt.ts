@@ -1,5 +1,4 @@
 import type { ConsensusResult } from '../consensus/run.js';
-import { isNullableString } from '../consensus/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';
