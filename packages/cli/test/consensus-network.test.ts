@@ -80,6 +80,7 @@ afterAll(() => {
 
 const env = { PARLEY_HOME: folder.home };
 const urls = () => people.map((p) => p.url);
+/** `parley consensus run` across the three delegates, with their tokens unless told otherwise. */
 const run = (...extra: string[]) =>
   runCliHere(
     [
@@ -88,8 +89,7 @@ const run = (...extra: string[]) =>
       ...urls(),
       '--options',
       file('options.json'),
-      '--tokens',
-      file('tokens.json'),
+      ...(extra.includes('--tokens') ? [] : ['--tokens', file('tokens.json')]),
       ...extra,
     ],
     env,
@@ -156,18 +156,7 @@ describe('parley consensus delegate, run, ratify, seal: a real decision across p
       file('bad-tokens.json'),
       JSON.stringify(Object.fromEntries(urls().map((u) => [u, 'nope']))),
     );
-    const refused = await runCliHere(
-      [
-        'consensus',
-        'run',
-        ...urls(),
-        '--options',
-        file('options.json'),
-        '--tokens',
-        file('bad-tokens.json'),
-      ],
-      env,
-    );
+    const refused = await run('--tokens', file('bad-tokens.json'));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/^No decision: 3 delegates failed/);
     for (const owner of OWNERS) {
