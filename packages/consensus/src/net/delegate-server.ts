@@ -3,7 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../consensus/verdict.js';
 import { parsePyJson } from '../py-json/parse.js';
-import { getOwn, isPyObject, type PyValue, pyFloat, unhashable } from '../py-json/value.js';
+import {
+  getOwn,
+  isPyObject,
+  type PyObject,
+  type PyValue,
+  pyFloat,
+  unhashable,
+} from '../py-json/value.js';
+import type { Session } from '../signing/session.js';
 import type { Delegate } from './delegate.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
 import {
@@ -41,8 +49,7 @@ export interface DelegateServer {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-const ROUTES = ['card', 'consider', 'session'] as const;
-type Route = (typeof ROUTES)[number];
+type Route = 'card' | 'consider' | 'session';
 
 /**
  * Serves a delegate over HTTP with the reference's wire and its hardening, checked in this order:
@@ -166,7 +173,7 @@ async function consider(delegate: Delegate, body: Uint8Array): Promise<[number, 
     return [400, errorText(WIRE_ERRORS.badOption)];
   }
   const nonce = request === null ? undefined : getOwn(request, 'session');
-  let session: Parameters<Delegate['consider']>[1];
+  let session: Session | undefined;
   if (nonce !== undefined && nonce !== null) {
     if (typeof nonce !== 'string') return [400, errorText(WIRE_ERRORS.badSession)];
     session = delegate.session(nonce);
@@ -205,16 +212,13 @@ export function verdictText(v: Verdict): string {
 }
 
 /** The body as a JSON object read with Python's number typing, or null. */
-function readJson(body: Uint8Array): ReturnType<typeof toObject> {
+function readJson(body: Uint8Array): PyObject | null {
   try {
-    return toObject(parsePyJson(new TextDecoder('utf-8', { fatal: true }).decode(body)));
+    const value = parsePyJson(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    return isPyObject(value) ? value : null;
   } catch {
     return null;
   }
-}
-
-function toObject(value: PyValue) {
-  return isPyObject(value) ? value : null;
 }
 
 /** The Content-Length as a number (0 when absent), or 'invalid'. */

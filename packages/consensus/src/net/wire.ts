@@ -46,7 +46,6 @@ export const WIRE_ERRORS = {
   badOption: 'invalid option',
   badSession: 'invalid session',
   unknownSession: 'unknown session',
-  timeout: 'request timeout',
 } as const;
 
 /**
