@@ -128,7 +128,15 @@ function handler(delegate: Delegate, setup: HandlerSetup) {
     return null;
   };
   return (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    const route = screen(req, res);
+    let route: 'consider' | 'session' | null;
+    try {
+      route = screen(req, res);
+    } catch (error) {
+      // A bug must not take the delegate down for everyone, nor show on the wire.
+      setup.log(`unexpected failure screening ${req.url}: ${messageOf(error)}`);
+      if (!res.headersSent) reject(res, 400, WIRE_ERRORS.badOption);
+      return;
+    }
     if (route === null) return;
     if (expectsContinue) res.writeContinue();
     readBody(req, capOf(route)).then(
