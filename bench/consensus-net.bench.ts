@@ -8,7 +8,7 @@
  *   node --import tsx bench/consensus-net.bench.ts
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,6 +165,41 @@ const signedInProcess = async () => {
   if (!check.ok) throw new Error(check.reason);
 };
 
+// Warm every process up (the JIT, the connection pools) before anything is measured.
+const WARM_UP = 20;
+for (let i = 0; i < WARM_UP; i++) {
+  await decideAcross();
+  await rawDecision();
+  await signedInProcess();
+}
+
+/**
+ * CPU milliseconds per decision, this process and `pids` together (Linux /proc): less sensitive
+ * than wall time to other work on a shared machine, and it counts the delegates' work too.
+ */
+async function cpuPerDecision(
+  op: () => Promise<unknown>,
+  pids: readonly number[],
+): Promise<number> {
+  const ticks = (pid: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const before = pids.map(ticks);
+  const self = process.cpuUsage();
+  const runs = 20;
+  for (let i = 0; i < runs; i++) await op();
+  const mine = process.cpuUsage(self);
+  const theirs = pids.reduce((sum, pid, i) => sum + ticks(pid) - (before[i] ?? 0), 0);
+  return ((mine.user + mine.system) / 1000 + (theirs * 1000) / TICKS_PER_SECOND) / runs;
+}
+const TICKS_PER_SECOND = 100;
+const delegatePids = children.slice(0, PARTIES).map((child) => child.pid as number);
+const rawPids = children.slice(PARTIES).map((child) => child.pid as number);
+const onLinux = existsSync('/proc/self/stat');
+const cpuAcross = onLinux ? await cpuPerDecision(decideAcross, delegatePids) : Number.NaN;
+const cpuRaw = onLinux ? await cpuPerDecision(rawDecision, rawPids) : Number.NaN;
+
 const [across = 0, raw = 0, signed = 0, bare = 0] = await rates(
   sequential(decideAcross),
   sequential(rawDecision),
@@ -188,6 +223,11 @@ console.log(
     `| raw HTTP round trips/s (the limit) | ${fmt(raw * REQUESTS)} | | |`,
   ].join('\n'),
 );
+if (onLinux) {
+  console.log(
+    `\nCPU per decision, coordinator and servers together: across ${cpuAcross.toFixed(1)} ms, raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${ratio(cpuRaw, cpuAcross)})`,
+  );
+}
 
 for (const agent of rawAgents) agent.destroy();
 for (const child of children) child.kill('SIGTERM');
