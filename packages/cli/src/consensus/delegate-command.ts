@@ -1,8 +1,8 @@
 import { partySheet, publicKeyHex, pyDumps } from '@parley/consensus';
-import { Delegate, serveDelegate } from '@parley/consensus/net';
+import { Delegate, type DelegateServer, serveDelegate } from '@parley/consensus/net';
 import { publicKeyString } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
-import { EXIT, type ExitCode } from '../cli-error.js';
+import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
 import { parseHostPort } from '../serve/host-port.js';
 import { untilStopped } from '../serve/run-example.js';
@@ -46,13 +46,18 @@ export async function runDelegate(
         `a red line or the utility threw on an option, answered as a red line: ${reasonOf(error)}\n`,
       ),
   });
-  const server = await serveDelegate(delegate, {
-    host: flags.host,
-    port,
-    token,
-    rate,
-    log: (line) => ctx.err(`${line}\n`),
-  });
+  let server: DelegateServer;
+  try {
+    server = await serveDelegate(delegate, {
+      host: flags.host,
+      port,
+      token,
+      rate,
+      log: (line) => ctx.err(`${line}\n`),
+    });
+  } catch (error) {
+    throw new CliError(`cannot listen on ${flags.host}:${port}: ${reasonOf(error)}`);
+  }
   const card = delegate.card();
   if (flags.json === true) {
     ctx.out(

@@ -31,6 +31,11 @@ export async function runDecision(
   urls: readonly string[],
   flags: RunFlags,
 ): Promise<ExitCode> {
+  for (const url of urls) {
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) {
+      throw new CliError(`${url} is not a delegate address; give http://host:port`);
+    }
+  }
   const { title, options } = readOptionsFile(flags.options);
   const roster = flags.roster === undefined ? undefined : readRosterFile(flags.roster);
   const token = tokenFromEnv(env, flags.tokenEnv);
