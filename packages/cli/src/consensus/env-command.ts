@@ -66,7 +66,11 @@ export async function runEnvironment(
         title: spec.title,
         roster: Object.fromEntries(children.map((c) => [c.owner, c.pubkeyHex])),
       },
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof ConsensusError)
+        throw new CliError(`${flags.spec ?? 'the calendars'}: ${error.message}`);
+      throw error;
+    });
     const slots = spec.options.every(
       (o) => typeof o.day === 'string' && typeof o.hour === 'number',
     );
