@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { cpus } from 'node:os';
+import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
 measureSource(import.meta, '@parley/consensus');
 
 const c = await import('@parley/consensus');
 const { keyPairFromSeed, utf8, verify } = await import('@parley/protocol');
-type PyObject = import('@parley/consensus').PyObject;
 
 const ROUND_MS = Number(process.env.BENCH_MS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -60,36 +60,6 @@ function row(what: string, value: number, unit: string, limit?: number, limitNam
     limit === undefined ? '' : `${fmt(limit)} ${unit} (${limitName})`,
     limit === undefined ? '' : (value / limit).toFixed(2),
   ]);
-}
-
-/** A spec at the limits: deterministic options and parties with red lines and three terms each. */
-function specAt(options: number, parties: number): PyObject {
-  const regions = ['eu', 'us', 'apac', 'latam', 'mena'];
-  return {
-    title: `bench ${options} x ${parties}`,
-    options: Array.from({ length: options }, (_, i) => ({
-      id: `option-${i}`,
-      cost: (i * 37) % 1000,
-      risk: (i * 13) % 10,
-      delivery: 1 + ((i * 7) % 30),
-      region: regions[i % regions.length] ?? 'eu',
-      certified: i % 7 !== 0,
-      rating: ((i * 29) % 100) / 10,
-    })),
-    parties: Array.from({ length: parties }, (_, p) => ({
-      owner: `party-${p}`,
-      hard: [
-        { attr: 'risk', op: '<=', value: 7 + (p % 3) },
-        { attr: 'region', op: 'not_in', value: p % 4 === 0 ? ['mena'] : [] },
-        { attr: 'certified', op: '==', value: true },
-      ],
-      utility: [
-        { attr: 'cost', direction: 'lower', lo: 0, hi: 1000, weight: 1 + (p % 3) },
-        { attr: 'delivery', direction: 'lower', lo: 1, hi: 30 },
-        { attr: 'region', prefer: regions[p % regions.length] ?? 'eu', weight: 0.5 },
-      ],
-    })),
-  };
 }
 
 const shapes: [number, number][] = [

@@ -15,6 +15,7 @@ const BENCHES = [
   'service',
   'postgres',
   'consensus',
+  'consensus-net',
   'mcp',
 ] as const;
 

@@ -9,6 +9,7 @@ import { registerApprove } from './commands/approve.js';
 import { registerAsk } from './commands/ask.js';
 import { registerCommit } from './commands/commit.js';
 import { registerConsensus } from './commands/consensus.js';
+import { registerConsensusNetwork } from './commands/consensus-network.js';
 import { registerDelegate } from './commands/delegate.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerExpand } from './commands/expand.js';
@@ -80,6 +81,7 @@ export async function runCli(
   registerServe(program, cli, env);
   registerStart(program, cli, env);
   registerConsensus(program, cli);
+  registerConsensusNetwork(program, cli, env);
   registerMcp(program, cli);
   registerSetup(program, cli);
   registerDoctor(program, cli);

@@ -1,10 +1,12 @@
 export { checkPartyCommand } from './commands/check-party.js';
 export { type DecideCommandOptions, decideCommand } from './commands/decide.js';
+export { outcomeLines } from './commands/outcome-text.js';
 export type { CommandOutput } from './commands/output.js';
 export { verifyReceiptCommand } from './commands/verify-receipt.js';
 export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
 export { pickMaxMin, type Standing, standingOf } from './consensus/max-min.js';
 export {
+  type AsyncRunOptions,
   type ConsensusResult,
   RULES,
   type Rule,
@@ -32,6 +34,7 @@ export { formatPyFloat } from './py-json/float-repr.js';
 export { MAX_INT_DIGITS, parsePyJson } from './py-json/parse.js';
 export {
   checkPyValue,
+  floatValue,
   isPyNumber,
   isPyObject,
   MAX_DEPTH,
@@ -45,6 +48,7 @@ export {
 } from './py-json/value.js';
 export {
   type Acceptance,
+  readAcceptance,
   signAcceptance,
   verifyAcceptanceSignature,
 } from './ratify/acceptance.js';
@@ -54,7 +58,13 @@ export {
   type AgreementOptions,
   agreement,
 } from './ratify/agreement.js';
+export {
+  type RatificationView,
+  ratificationView,
+  signRatification,
+} from './ratify/ratification.js';
 export { ratify } from './ratify/ratify.js';
+export { type SealedReceipt, sealReceipt } from './ratify/seal.js';
 export {
   makeReceipt,
   RECEIPT_FORMAT,
@@ -97,6 +107,7 @@ export {
 export { constraintHolds, partySheet } from './spec/compile.js';
 export { decide, specAgents } from './spec/decide.js';
 export { MAX_EVALUATIONS, MAX_LIST_ITEMS, MAX_OPTIONS, MAX_PARTIES } from './spec/limits.js';
+export { readPartyFrom } from './spec/read-party-from.js';
 export { readParty, readSpec } from './spec/read-spec.js';
 export {
   type Constraint,

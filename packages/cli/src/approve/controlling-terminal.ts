@@ -20,14 +20,14 @@ export class ControllingTerminal {
     this.#fd = fd;
   }
 
-  /** Opens the controlling terminal; CliError when this process has none. */
-  static open(): ControllingTerminal {
+  /** Opens the controlling terminal; CliError (naming `command`) when this process has none. */
+  static open(command = 'parley approve'): ControllingTerminal {
     let fd: number;
     try {
       fd = openSync(TTY_PATH, 'r+');
     } catch {
       throw new CliError(
-        'parley approve needs a person at a terminal, and this process has no controlling terminal; nothing was signed',
+        `${command} needs a person at a terminal, and this process has no controlling terminal; nothing was signed`,
       );
     }
     if (!isatty(fd)) {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   type CommandOutput,
   checkPartyCommand,
@@ -7,9 +6,10 @@ import {
 } from '@parley/consensus';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { CliError, type ExitCode } from '../cli-error.js';
+import type { ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
-import { reasonOf } from '../home/parley-home.js';
+import { readRosterFile } from '../consensus/roster-file.js';
+import { readTextFile } from '../text-file.js';
 
 /**
  * The consensus commands of @parley/consensus: `decide`, `verify-receipt`, `check-party`. Each
@@ -24,15 +24,27 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .option('--json', 'print {status, decision, transcript, transcript_sha256}')
     .action(
       cli.act((spec: string, flags: { json?: boolean }) =>
-        emit(cli.ctx, decideCommand(readText(spec), { json: flags.json === true })),
+        emit(cli.ctx, decideCommand(readTextFile(spec), { json: flags.json === true })),
       ),
     );
   program
     .command('verify-receipt')
     .description('re-derive every claim of a consensus receipt')
     .argument('<file>', 'the receipt file')
+    .option('--participants <names>', 'the owners you know took part, comma-separated')
+    .option('--roster <file>', 'the owner -> key pins you trust: {"Ana": "ed25519:…", …}')
     .action(
-      cli.act(async (file: string) => emit(cli.ctx, await verifyReceiptCommand(readText(file)))),
+      cli.act(async (file: string, flags: { participants?: string; roster?: string }) =>
+        emit(
+          cli.ctx,
+          await verifyReceiptCommand(readTextFile(file), {
+            ...(flags.participants === undefined
+              ? {}
+              : { expectedOwners: flags.participants.split(',').map((o) => o.trim()) }),
+            ...(flags.roster === undefined ? {} : { roster: readRosterFile(flags.roster) }),
+          }),
+        ),
+      ),
     );
   program
     .command('check-party')
@@ -41,21 +53,14 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .argument('<decision>', 'DECISION.json: the option, null, or `decide --json` output')
     .action(
       cli.act((party: string, decision: string) =>
-        emit(cli.ctx, checkPartyCommand(readText(party), readText(decision))),
+        emit(cli.ctx, checkPartyCommand(readTextFile(party), readTextFile(decision))),
       ),
     );
 }
 
-function emit(ctx: CliContext, output: CommandOutput): ExitCode {
+/** Prints a @parley/consensus command's output and returns its exit code. */
+export function emit(ctx: CliContext, output: CommandOutput): ExitCode {
   ctx.out(output.stdout);
   ctx.err(output.stderr);
   return output.exitCode;
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
-  } catch (error) {
-    throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
-  }
 }

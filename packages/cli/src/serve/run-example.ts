@@ -88,10 +88,10 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /**
  * Resolves once SIGTERM, SIGINT or SIGHUP (the terminal closed) arrives, or `stop` is called,
- * then closes every example; a second signal while closing exits at once.
+ * then closes every server given; a second signal while closing exits at once.
  */
 export function untilStopped(
-  running: readonly RunningExample[],
+  running: readonly { close(): Promise<void> }[],
   extraStop?: (stop: () => void) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -99,7 +99,7 @@ export function untilStopped(
     const stop = (): void => {
       if (stopping) process.exit(130);
       stopping = true;
-      Promise.all(running.map((example) => example.close())).then(() => {
+      Promise.all(running.map((server) => server.close())).then(() => {
         for (const signal of STOP_SIGNALS) process.off(signal, stop);
         resolve();
       }, reject);

@@ -68,6 +68,58 @@ describe('runConsensusAsync', () => {
     expect(result.transcript.hash()).toBe(README_HASH);
   });
 
+  it('records in option and agent order however many calls are pending and whenever they answer', async () => {
+    // Each agent answers after a delay that reverses the order the calls were made in.
+    const slow = venueAgents().map((agent, j) => ({
+      owner: agent.owner,
+      consider: (option: Venue) =>
+        new Promise<Verdict>((resolve) =>
+          setTimeout(
+            () => resolve(agent.consider(option)),
+            2 * (9 - j - 3 * VENUES.indexOf(option)),
+          ),
+        ),
+    }));
+    for (const concurrency of [1, 2, 9, 100]) {
+      const result = await runConsensusAsync(slow, VENUES, 'egalitarian', { concurrency });
+      expect(result.transcript.hash()).toBe(README_HASH);
+    }
+  });
+
+  it('keeps at most `concurrency` calls pending, and starts none after a failure', async () => {
+    let pending = 0;
+    let most = 0;
+    let calls = 0;
+    const agent = (owner: string, failOn: number | null) => ({
+      owner,
+      consider: async (option: number): Promise<Verdict> => {
+        calls++;
+        pending++;
+        most = Math.max(most, pending);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        pending--;
+        if (option === failOn) throw new Error(`${owner} failed`);
+        return { owner, acceptable: true, score: 0.5, reason: 'ok', sig: null, pubkey_hex: null };
+      },
+    });
+    const options = Array.from({ length: 20 }, (_, i) => i);
+    await runConsensusAsync([agent('A', null), agent('B', null)], options, 'egalitarian', {
+      concurrency: 3,
+    });
+    expect(most).toBe(3);
+    calls = 0;
+    await expect(
+      runConsensusAsync([agent('A', null), agent('B', 2)], options, 'egalitarian', {
+        concurrency: 3,
+      }),
+    ).rejects.toThrow('B failed');
+    // Option 2 is the fifth and sixth call; at most two more were pending when it failed.
+    expect(calls).toBeLessThanOrEqual(8);
+    await expect(
+      runConsensusAsync([agent('A', null)], options, 'egalitarian', { concurrency: 0 }),
+    ).rejects.toThrow(ConsensusError);
+  });
+
   it('refuses a verdict that names another owner or is malformed', async () => {
     const liar = {
       owner: 'Ana',

@@ -36,21 +36,56 @@ export function runConsensus<O>(
   return finalize(entries, options);
 }
 
-/** `runConsensus` for agents that answer asynchronously (signing agents, remote delegates). */
+export interface AsyncRunOptions {
+  /**
+   * How many `consider` calls may be pending at once (default 1: one after another). Whatever
+   * the order answers arrive in, the record lists them in option order, then agent order, so the
+   * transcript and its hash do not depend on it.
+   */
+  readonly concurrency?: number;
+}
+
+/**
+ * `runConsensus` for agents that answer asynchronously (signing agents, remote delegates). The
+ * first agent that throws stops the asking: no new call starts, the pending ones settle, and
+ * that error is thrown.
+ */
 export async function runConsensusAsync<O>(
   agents: readonly AsyncAgentLike<O>[],
   options: readonly O[],
   rule: Rule = 'egalitarian',
+  run: AsyncRunOptions = {},
 ): Promise<ConsensusResult<O>> {
   checkRoster(agents, rule);
   checkOptions(options);
-  const entries: TranscriptEntry[] = [];
-  for (const option of options) {
-    const verdicts: Verdict[] = [];
-    for (const a of agents) verdicts.push(checkVerdict(await a.consider(option), a.owner));
-    entries.push(entryOf(option, verdicts));
+  const concurrency = run.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ConsensusError('bad_value', 'concurrency must be a positive integer');
   }
-  return finalize(entries, options);
+  const verdicts: Verdict[][] = options.map(() => []);
+  const total = options.length * agents.length;
+  let next = 0;
+  let failure: { readonly error: unknown } | null = null;
+  const ask = async (): Promise<void> => {
+    while (failure === null && next < total) {
+      const k = next++;
+      const i = Math.floor(k / agents.length);
+      const j = k % agents.length;
+      const agent = agents[j] as AsyncAgentLike<O>;
+      try {
+        const verdict = checkVerdict(await agent.consider(options[i] as O), agent.owner);
+        (verdicts[i] as Verdict[])[j] = verdict;
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, ask));
+  if (failure !== null) throw (failure as { readonly error: unknown }).error;
+  return finalize(
+    options.map((option, i) => entryOf(option, verdicts[i] as Verdict[])),
+    options,
+  );
 }
 
 function checkRoster(agents: readonly { readonly owner: string }[], rule: string): void {

@@ -62,3 +62,21 @@ describe('pyDumps: json.dumps(sort_keys=True, ensure_ascii=False)', () => {
     expect(pyDumps([shared, shared])).toBe('[{"x": 1}, {"x": 1}]');
   });
 });
+
+describe('pyDumps with json.dumps defaults (the wire bodies of parley-consensus)', () => {
+  const plain = { sortKeys: false, ensureAscii: true } as const;
+
+  it('keeps key order and escapes every non-ASCII character as Python does', () => {
+    expect(pyDumps({ owner: 'Zoë', acceptable: true, score: new PyFloat(1) }, plain)).toBe(
+      '{"owner": "Zo\\u00eb", "acceptable": true, "score": 1.0}',
+    );
+    // An astral character is its UTF-16 surrogate pair; DEL and C1 controls are escaped too.
+    expect(pyDumps(['😀', '\u007f\u0085', '\u2028', 'a"b\\\n'], plain)).toBe(
+      '["\\ud83d\\ude00", "\\u007f\\u0085", "\\u2028", "a\\"b\\\\\\n"]',
+    );
+  });
+
+  it('refuses a lone surrogate either way', () => {
+    expect(() => pyDumps('\ud800', plain)).toThrow(/surrogate/);
+  });
+});

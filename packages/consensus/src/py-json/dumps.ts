@@ -11,6 +11,10 @@ import { checkUtf8, MAX_DEPTH, PyFloat, type PyValue } from './value.js';
 export interface DumpsOptions {
   /** Python's `indent=`: pretty-print with this many spaces (separators become `","`/`": "`). */
   readonly indent?: number;
+  /** Python's `sort_keys=` (default true); false keeps each object's own key order. */
+  readonly sortKeys?: boolean;
+  /** Python's `ensure_ascii=` (default false): true writes every non-ASCII character as `\uXXXX`. */
+  readonly ensureAscii?: boolean;
 }
 
 // The quote, the backslash and C0 controls need escaping; any surrogate needs a pairing check.
@@ -18,6 +22,10 @@ export interface DumpsOptions {
 const NEEDS_WORK = /["\\\u0000-\u001f\ud800-\udfff]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters Python escapes.
 const ESCAPE_ALL = /["\\\u0000-\u001f]/g;
+// With ensure_ascii, everything outside printable ASCII is escaped too (code unit by code unit,
+// so an astral character becomes its surrogate pair, as Python writes it).
+const NEEDS_ASCII_WORK = /["\\]|[^ -~]/;
+const ESCAPE_ASCII = /["\\]|[^ -~]/g;
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '"': '\\"',
   '\\': '\\\\',
@@ -28,13 +36,20 @@ const SHORT_ESCAPES: Readonly<Record<string, string>> = {
   '\f': '\\f',
 };
 
-/** The text Python's `json.dumps(value, sort_keys=True, ensure_ascii=False)` produces. */
+/**
+ * The text Python's `json.dumps(value, sort_keys=True, ensure_ascii=False)` produces; with
+ * `{sortKeys: false, ensureAscii: true}`, the text of a plain `json.dumps(value)`.
+ */
 export function pyDumps(value: PyValue, options: DumpsOptions = {}): string {
   const indent = options.indent;
   if (indent !== undefined && !(Number.isInteger(indent) && indent >= 0)) {
     throw new RangeError('indent must be a non-negative integer');
   }
-  const out = { text: '' };
+  const out: Text = {
+    text: '',
+    sortKeys: options.sortKeys ?? true,
+    quote: options.ensureAscii === true ? quoteAscii : quotePy,
+  };
   write(out, value, 0, indent === undefined ? null : ' '.repeat(indent), '\n');
   return out.text;
 }
@@ -46,10 +61,18 @@ export function pyDumps(value: PyValue, options: DumpsOptions = {}): string {
 export function quotePy(text: string): string {
   if (!NEEDS_WORK.test(text)) return `"${text}"`;
   checkUtf8(text);
-  const escaped = text.replace(ESCAPE_ALL, (ch) => {
-    return SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-  return `"${escaped}"`;
+  return `"${text.replace(ESCAPE_ALL, escapeChar)}"`;
+}
+
+/** Quotes a string as Python does with `ensure_ascii=True`; a lone surrogate is refused too. */
+function quoteAscii(text: string): string {
+  if (!NEEDS_ASCII_WORK.test(text)) return `"${text}"`;
+  checkUtf8(text);
+  return `"${text.replace(ESCAPE_ASCII, escapeChar)}"`;
+}
+
+function escapeChar(ch: string): string {
+  return SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Python's `str(int)` for an integral number: exact decimal digits, never an exponent. */
@@ -57,9 +80,11 @@ function formatInt(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
 }
 
-/** The text written so far: appending to one string lets V8 build it without copies. */
+/** The text written so far (appending to one string lets V8 build it without copies), and how. */
 interface Text {
   text: string;
+  readonly sortKeys: boolean;
+  readonly quote: (text: string) => string;
 }
 
 /** Appends the text of `value` to `out`. */
@@ -72,7 +97,7 @@ function write(
 ): void {
   switch (typeof value) {
     case 'string':
-      out.text += quotePy(value);
+      out.text += out.quote(value);
       return;
     case 'boolean':
       out.text += value ? 'true' : 'false';
@@ -123,7 +148,7 @@ function writeContainer(
     throw new TypeError(`a ${value.constructor?.name ?? 'non-plain object'} is not a JSON value`);
   }
   const record = value as Record<string, unknown>;
-  const keys = sortedKeys(record);
+  const keys = out.sortKeys ? sortedKeys(record) : Object.keys(record);
   if (keys.length === 0) {
     out.text += '{}';
     return;
@@ -132,7 +157,7 @@ function writeContainer(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     if (i > 0) out.text += separator;
-    out.text += `${quotePy(key)}: `;
+    out.text += `${out.quote(key)}: `;
     write(out, record[key], depth, indent, inner);
   }
   out.text += indent === null ? '}' : `${newline}}`;

@@ -36,6 +36,12 @@ export function pyFloat(x: number): number | PyFloat {
   return Number.isInteger(x) ? new PyFloat(x) : x;
 }
 
+/** The value of a Python float (a PyFloat or a non-integral number); null for ints and the rest. */
+export function floatValue(value: PyValue | undefined): number | null {
+  if (value instanceof PyFloat) return value.value;
+  return typeof value === 'number' && !Number.isInteger(value) ? value : null;
+}
+
 /** Whether `value` is a JSON object (not an array, not null, not a PyFloat). */
 export function isPyObject(value: unknown): value is PyObject {
   if (typeof value !== 'object' || value === null) return false;

@@ -1,5 +1,8 @@
 import type { KeyPair } from '@parley/protocol';
-import type { PyValue } from '../py-json/value.js';
+import { isNullableString } from '../consensus/verdict.js';
+import { ConsensusError } from '../errors.js';
+import { parsePyJson } from '../py-json/parse.js';
+import { getOwn, isPyObject, type PyValue } from '../py-json/value.js';
 import { publicKeyHex, signHex, verifyHex } from '../signing/keys.js';
 import { acceptancePayload } from '../signing/payloads.js';
 
@@ -37,4 +40,36 @@ export async function verifyAcceptanceSignature(acceptance: Acceptance): Promise
     acceptance.accepted,
   );
   return verifyHex(acceptance.pubkey_hex, payload, acceptance.sig);
+}
+
+/**
+ * Reads one acceptance (`{owner, decision, transcript_hash, accepted, sig?, pubkey_hex?}`, as
+ * parley-consensus writes it), from JSON text (read with Python's number typing) or a value.
+ */
+export function readAcceptance(input: string | PyValue): Acceptance {
+  const a = typeof input === 'string' ? parsePyJson(input) : input;
+  const sig = isPyObject(a) ? (getOwn(a, 'sig') ?? null) : null;
+  const key = isPyObject(a) ? (getOwn(a, 'pubkey_hex') ?? null) : null;
+  if (
+    !isPyObject(a) ||
+    typeof getOwn(a, 'owner') !== 'string' ||
+    getOwn(a, 'decision') === undefined ||
+    typeof getOwn(a, 'transcript_hash') !== 'string' ||
+    typeof getOwn(a, 'accepted') !== 'boolean' ||
+    !isNullableString(sig) ||
+    !isNullableString(key)
+  ) {
+    throw new ConsensusError(
+      'bad_receipt',
+      'an acceptance is {owner, decision, transcript_hash, accepted, sig, pubkey_hex}',
+    );
+  }
+  return {
+    owner: a.owner as string,
+    decision: a.decision as PyValue,
+    transcript_hash: a.transcript_hash as string,
+    accepted: a.accepted as boolean,
+    sig,
+    pubkey_hex: key,
+  };
 }

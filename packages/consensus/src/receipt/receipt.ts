@@ -1,10 +1,9 @@
 import type { ConsensusResult } from '../consensus/run.js';
-import { isNullableString } from '../consensus/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';
 import { getOwn, isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
-import type { Acceptance } from '../ratify/acceptance.js';
+import { type Acceptance, readAcceptance } from '../ratify/acceptance.js';
 import { rosterHex } from '../signing/keys.js';
 import type { Session } from '../signing/session.js';
 import { STATUSES, type Status, Transcript } from '../transcript/transcript.js';
@@ -78,6 +77,10 @@ export function receiptToDict(receipt: Receipt): PyObject {
   if (receipt.acceptances.length > 0) {
     out.acceptances = receipt.acceptances.map((a) => ({ ...a }));
   }
+  if (receipt.max_min_verified !== null) out.max_min_verified = receipt.max_min_verified;
+  if (receipt.unanimous_acceptance !== null) {
+    out.unanimous_acceptance = receipt.unanimous_acceptance;
+  }
   return out;
 }
 
@@ -111,7 +114,7 @@ export function readReceipt(input: string | PyValue): Receipt {
     participants: optional(raw, 'participants', isStringList),
     roster: keysOf(optional(raw, 'roster', isStringMap), 'roster'),
     session: sessionOf(optional(raw, 'session', isSession)),
-    acceptances: (optional(raw, 'acceptances', isAcceptanceList) ?? []).map(toAcceptance),
+    acceptances: acceptancesOf(getOwn(raw, 'acceptances')),
     max_min_verified: optional(raw, 'max_min_verified', isBoolean),
     unanimous_acceptance: optional(raw, 'unanimous_acceptance', isBoolean),
   };
@@ -168,29 +171,9 @@ function isSession(v: PyValue): v is PyObject & Session {
   return typeof getOwn(v, 'nonce') === 'string' && roster !== undefined && isStringMap(roster);
 }
 
-function isAcceptanceList(v: PyValue): v is readonly PyObject[] {
-  return Array.isArray(v) && v.every(isAcceptance);
-}
-
-function toAcceptance(a: PyObject): Acceptance {
-  return {
-    owner: a.owner as string,
-    decision: a.decision as PyValue,
-    transcript_hash: a.transcript_hash as string,
-    accepted: a.accepted as boolean,
-    sig: (getOwn(a, 'sig') ?? null) as string | null,
-    pubkey_hex: (getOwn(a, 'pubkey_hex') ?? null) as string | null,
-  };
-}
-
-function isAcceptance(v: PyValue): boolean {
-  if (!isPyObject(v)) return false;
-  return (
-    typeof getOwn(v, 'owner') === 'string' &&
-    getOwn(v, 'decision') !== undefined &&
-    typeof getOwn(v, 'transcript_hash') === 'string' &&
-    typeof getOwn(v, 'accepted') === 'boolean' &&
-    isNullableString(getOwn(v, 'sig') ?? null) &&
-    isNullableString(getOwn(v, 'pubkey_hex') ?? null)
-  );
+function acceptancesOf(value: PyValue | undefined): Acceptance[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value))
+    fail('acceptances has the wrong shape (see the receipt format in the README)');
+  return (value as readonly PyValue[]).map((a) => readAcceptance(a));
 }

@@ -4,8 +4,8 @@ import { ConsensusError } from '../errors.js';
 import { toHex } from '../hex.js';
 import { pyDumps } from '../py-json/dumps.js';
 import {
+  floatValue,
   isPyObject,
-  PyFloat,
   type PyObject,
   type PyValue,
   pyFloat,
@@ -125,7 +125,7 @@ function readVerdict(value: PyValue, path: string): Verdict {
   const { owner, acceptable, score, reason, sig, pubkey_hex } = v;
   if (typeof owner !== 'string') fail(`${path}.owner must be a string`);
   if (typeof acceptable !== 'boolean') fail(`${path}.acceptable must be a boolean`);
-  const floatScore = floatOf(score);
+  const floatScore = floatValue(score);
   if (floatScore === null) {
     fail(`${path}.score must be a float such as 0.5 or 1.0 (read JSON with parsePyJson)`);
   }
@@ -140,12 +140,6 @@ function readVerdict(value: PyValue, path: string): Verdict {
     sig,
     pubkey_hex,
   };
-}
-
-/** The value of a Python float; null for ints and everything else. */
-function floatOf(value: PyValue | undefined): number | null {
-  if (value instanceof PyFloat) return value.value;
-  return typeof value === 'number' && !Number.isInteger(value) ? value : null;
 }
 
 function readResult(value: PyValue): TranscriptResult | null {

@@ -1,0 +1,234 @@
+/**
+ * Issue 12: a 50-option decision across 5 delegate processes on 127.0.0.1 (`parley consensus
+ * delegate`, signing verdict/0.2, token and session), in decisions per second, side by side in
+ * one run with (a) the limit: raw HTTP round trips of the same count, to 5 raw node:http servers
+ * in their own processes answering the same bytes, with the same requests in flight; and (b) the
+ * same decision in process, with and without the signing and checking. Nothing fails on a time.
+ *
+ *   node --import tsx bench/consensus-net.bench.ts
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { specAt } from './decision-spec.js';
+import { measureSource } from './measure-source.js';
+
+measureSource(import.meta, '@parley/consensus');
+
+const c = await import('@parley/consensus');
+const net = await import('@parley/consensus/net');
+const { keyPairFromSeed, publicKeyString } = await import('@parley/protocol');
+const { writeKeyFile } = await import('../packages/cli/src/home/key-file.js');
+const { fmt, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import('./round-trip-rates.js');
+/** Three significant digits: a decision takes milliseconds, so these rates are small numbers. */
+const per = (x: number) => (x >= 100 ? fmt(x) : x.toPrecision(3));
+
+const OPTIONS = 50;
+const PARTIES = 5;
+const CLI = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url));
+const RAW = fileURLToPath(new URL('./raw-http-verdict.ts', import.meta.url));
+const TOKEN = 'bench-token';
+const LOADER = ['--conditions=source', '--import', 'tsx'];
+
+const spec = c.readSpec(specAt(OPTIONS, PARTIES));
+const folder = mkdtempSync(join(tmpdir(), 'parley-bench-net-'));
+const children: ChildProcess[] = [];
+
+/** Starts a child and resolves with the first line it prints. */
+function start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const child = spawn(process.execPath, [...LOADER, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve(out.slice(0, newline));
+    });
+  });
+}
+
+// The delegates, as an owner runs them: each its own process, its own party and key.
+const keys = await Promise.all(
+  spec.parties.map((_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1))),
+);
+const roster = Object.fromEntries(
+  spec.parties.map((p, i) => [p.owner, publicKeyString(keys[i] as never)]),
+);
+const urls = await Promise.all(
+  spec.parties.map(async (party, i) => {
+    const partyFile = join(folder, `party-${i}.json`);
+    const keyFile = join(folder, `key-${i}.json`);
+    writeFileSync(partyFile, c.pyDumps(c.partyToDict(party)));
+    writeKeyFile(keyFile, 'principal', keys[i] as never, true);
+    const line = await start(
+      [
+        CLI,
+        'consensus',
+        'delegate',
+        partyFile,
+        '--key',
+        keyFile,
+        '--token-env',
+        'T',
+        '--rate',
+        'off',
+        '--json',
+      ],
+      { T: TOKEN, PARLEY_HOME: folder },
+    );
+    return (JSON.parse(line) as { url: string }).url;
+  }),
+);
+const addresses = urls.map((url) => ({ url, token: TOKEN }));
+const decideAcross = async () => {
+  const outcome = await net.runAcrossDelegates(addresses, spec.options, { roster });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+  return outcome;
+};
+const first = await decideAcross();
+if (first.result.transcript.entries.length !== OPTIONS)
+  throw new Error('not every option was asked');
+
+// The limit answers with the bytes a delegate really sends for one option.
+const answer = await new Promise<string>((resolve, reject) => {
+  const body = net.wireText({ option: spec.options[0] ?? {} });
+  const req = request(`${urls[0]}/consider`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
+  });
+  req.on('response', (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    res.on('end', () => resolve(text));
+  });
+  req.on('error', reject);
+  req.end(body);
+});
+const rawPorts = await Promise.all(urls.map(() => start([RAW], { PARLEY_BENCH_ANSWER: answer })));
+
+// A decision makes 5 card requests, 5 session requests and 50 x 5 verdict requests.
+const REQUESTS = PARTIES * (2 + OPTIONS);
+const rawAgents = rawPorts.map(
+  () => new Agent({ keepAlive: true, maxSockets: net.DEFAULT_CONCURRENCY }),
+);
+const bodies = spec.options.map((option) => net.wireText({ option, session: 'a'.repeat(64) }));
+function rawRoundTrip(port: string, agent: Agent, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/consider', method: 'POST', agent },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', resolve);
+      },
+    );
+    req.setHeader('Content-Length', Buffer.byteLength(body));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+/** REQUESTS raw round trips with the same requests in flight per server as the coordinator. */
+async function rawDecision(): Promise<void> {
+  await Promise.all(
+    rawPorts.map(async (port, s) => {
+      let next = 0;
+      const lane = async () => {
+        while (next < REQUESTS / PARTIES) {
+          const body = bodies[next++ % bodies.length] as string;
+          await rawRoundTrip(port, rawAgents[s] as Agent, body);
+        }
+      };
+      await Promise.all(Array.from({ length: net.DEFAULT_CONCURRENCY }, lane));
+    }),
+  );
+}
+
+// The same decision in one process: bare, and with every verdict signed and checked as it is
+// across processes (verdict/0.2 in a session, verified against the pinned roster).
+const sheets = spec.parties.map((p) => c.partySheet(p));
+const signedInProcess = async () => {
+  const session = c.createSession(roster);
+  const agents = sheets.map(
+    (s, i) => new c.SigningAgent(s.owner, s, keys[i] as never, { session }),
+  );
+  const result = await c.runConsensusAsync(agents, spec.options);
+  const check = await c.verifyTranscript(result.transcript, { session });
+  if (!check.ok) throw new Error(check.reason);
+};
+
+// Warm every process up (the JIT, the connection pools) before anything is measured.
+const WARM_UP = 20;
+for (let i = 0; i < WARM_UP; i++) {
+  await decideAcross();
+  await rawDecision();
+  await signedInProcess();
+}
+
+/**
+ * CPU milliseconds per decision, this process and `pids` together (Linux /proc): less sensitive
+ * than wall time to other work on a shared machine, and it counts the delegates' work too.
+ */
+async function cpuPerDecision(
+  op: () => Promise<unknown>,
+  pids: readonly number[],
+): Promise<number> {
+  const ticks = (pid: number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const before = pids.map(ticks);
+  const self = process.cpuUsage();
+  const runs = 20;
+  for (let i = 0; i < runs; i++) await op();
+  const mine = process.cpuUsage(self);
+  const theirs = pids.reduce((sum, pid, i) => sum + ticks(pid) - (before[i] ?? 0), 0);
+  return ((mine.user + mine.system) / 1000 + (theirs * 1000) / TICKS_PER_SECOND) / runs;
+}
+const TICKS_PER_SECOND = 100;
+const delegatePids = children.slice(0, PARTIES).map((child) => child.pid as number);
+const rawPids = children.slice(PARTIES).map((child) => child.pid as number);
+const onLinux = existsSync('/proc/self/stat');
+const cpuAcross = onLinux ? await cpuPerDecision(decideAcross, delegatePids) : Number.NaN;
+const cpuRaw = onLinux ? await cpuPerDecision(rawDecision, rawPids) : Number.NaN;
+
+const [across = 0, raw = 0, signed = 0, bare = 0] = await rates(
+  sequential(decideAcross),
+  sequential(rawDecision),
+  sequential(signedInProcess),
+  sequential(async () => c.decide(spec)),
+);
+
+console.log(
+  `consensus across processes on ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, 127.0.0.1, best of ${ROUNDS} x ${ROUND_MS} ms (wall time)`,
+);
+console.log(
+  `${OPTIONS} options x ${PARTIES} delegate processes; ${REQUESTS} HTTP requests per decision, ${net.DEFAULT_CONCURRENCY} in flight per delegate\n`,
+);
+console.log(
+  [
+    '| what | decisions/s | compared with, same run | ratio |',
+    '|---|---:|---|---:|',
+    `| across 5 delegate processes (parley/0.2, signed, checked, receipt) | ${per(across)} | raw HTTP, ${REQUESTS} round trips to 5 raw node:http processes: ${per(raw)} | ${ratio(across, raw)} |`,
+    `| across 5 delegate processes | ${per(across)} | in process, signed and checked the same way: ${per(signed)} | ${ratio(across, signed)} |`,
+    `| across 5 delegate processes | ${per(across)} | in process, decide(spec) unsigned: ${per(bare)} | ${ratio(across, bare)} |`,
+    `| raw HTTP round trips/s (the limit) | ${fmt(raw * REQUESTS)} | | |`,
+  ].join('\n'),
+);
+if (onLinux) {
+  console.log(
+    `\nCPU per decision, coordinator and servers together: across ${cpuAcross.toFixed(1)} ms, raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${ratio(cpuRaw, cpuAcross)})`,
+  );
+}
+
+for (const agent of rawAgents) agent.destroy();
+for (const child of children) child.kill('SIGTERM');
+rmSync(folder, { recursive: true, force: true });

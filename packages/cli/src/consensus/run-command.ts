@@ -1,0 +1,85 @@
+import { ConsensusError } from '@parley/consensus';
+import { type NetworkOutcome, PROTOCOL_V1, runAcrossDelegates } from '@parley/consensus/net';
+import type { CliContext } from '../cli-context.js';
+import { CliError, type ExitCode } from '../cli-error.js';
+import { reportOutcome } from './network-report.js';
+import { readOptionsFile } from './options-file.js';
+import { readRosterFile } from './roster-file.js';
+import { tokenFromEnv } from './token-env.js';
+import { normalUrl, readTokensFile } from './tokens-file.js';
+
+export type RunFlags = {
+  options: string;
+  roster?: string;
+  tokenEnv?: string;
+  tokens?: string;
+  timeout: string;
+  concurrency: string;
+  protocol?: string;
+  receipt?: string;
+  json?: boolean;
+};
+
+/**
+ * `parley consensus run URL... --options FILE`: the coordinator. Asks every delegate about every
+ * option and prints the decision, the options a red line blocked (never whose), and the receipt;
+ * or, when a delegate fails, which one and how (exit 1, no receipt).
+ */
+export async function runDecision(
+  ctx: CliContext,
+  env: NodeJS.ProcessEnv,
+  urls: readonly string[],
+  flags: RunFlags,
+): Promise<ExitCode> {
+  for (const url of urls) {
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) {
+      throw new CliError(`${url} is not a delegate address; give http://host:port`);
+    }
+  }
+  const { title, options } = readOptionsFile(flags.options);
+  const roster = flags.roster === undefined ? undefined : readRosterFile(flags.roster);
+  const token = tokenFromEnv(env, flags.tokenEnv);
+  const tokens =
+    flags.tokens === undefined ? new Map<string, string>() : readTokensFile(flags.tokens);
+  const timeoutMs = positive(flags.timeout, '--timeout');
+  const concurrency = positive(flags.concurrency, '--concurrency');
+  if (flags.protocol !== undefined && flags.protocol !== '0.1') {
+    throw new CliError('--protocol takes 0.1 (plain verdict/0.1, as with a Python coordinator)');
+  }
+  let outcome: NetworkOutcome;
+  try {
+    outcome = await runAcrossDelegates(
+      urls.map((url) => {
+        const own = tokens.get(normalUrl(url)) ?? token;
+        return { url, ...(own === null ? {} : { token: own }) };
+      }),
+      options,
+      {
+        ...(title === null ? {} : { title }),
+        ...(roster === undefined ? {} : { roster }),
+        timeoutMs,
+        concurrency,
+        ...(flags.protocol === undefined ? {} : { protocol: PROTOCOL_V1 }),
+      },
+    );
+  } catch (error) {
+    if (error instanceof ConsensusError) throw new CliError(`${flags.options}: ${error.message}`);
+    throw error;
+  }
+  const report = reportOutcome(outcome, {
+    title: title ?? 'Decision across delegates',
+    json: flags.json === true,
+    receiptPath: flags.receipt,
+    keys: roster === undefined ? undefined : `pinned to ${flags.roster}`,
+  });
+  ctx.out(report.text);
+  return report.exitCode;
+}
+
+function positive(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new CliError(`${flag} takes a positive whole number (got "${text}")`);
+  }
+  return value;
+}

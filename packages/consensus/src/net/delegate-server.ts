@@ -1,0 +1,295 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Verdict } from '../consensus/verdict.js';
+import { parsePyJson } from '../py-json/parse.js';
+import {
+  getOwn,
+  isPyObject,
+  type PyObject,
+  type PyValue,
+  pyFloat,
+  unhashable,
+} from '../py-json/value.js';
+import type { Session } from '../signing/session.js';
+import type { Delegate } from './delegate.js';
+import { type RateLimit, RateLimiter } from './rate-limiter.js';
+import {
+  CARD_PATH,
+  CONSIDER_PATH,
+  MAX_BODY,
+  MAX_SESSION_BODY,
+  SESSION_PATH,
+  WIRE_ERRORS,
+  wireText,
+} from './wire.js';
+
+export interface ServeDelegateOptions {
+  /** Default 127.0.0.1: a delegate is exposed further only on purpose. */
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** The bearer token `/consider` and `/session` require; null or absent serves anyone. */
+  readonly token?: string | null;
+  /** Per-client limit on `/consider` and `/session`; null or absent is no limit. */
+  readonly rate?: RateLimit | null;
+  /** The whole request (headers and body) must arrive within this (default 10 s). */
+  readonly requestTimeoutMs?: number;
+  /** Where the delegate tells its owner what happened (sheet errors, refused sessions). */
+  readonly log?: (line: string) => void;
+  /** A monotonic clock in milliseconds, for the rate limit (tests pin it). */
+  readonly now?: () => number;
+}
+
+export interface DelegateServer {
+  /** `http://host:port`, the address a coordinator is given. */
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+type Route = 'card' | 'consider' | 'session';
+
+/**
+ * Serves a delegate over HTTP with the reference's wire and its hardening, checked in this order:
+ * 404 for anything but `GET /card`, `POST /consider` and `POST /session`; 401 without the bearer
+ * token, before any work; 429 over the rate limit and 413 over the body cap, both before the body
+ * is read; 400 for a body that is not JSON, an option that is not an object, or a session this
+ * delegate does not hold. Never a 5xx, never the sheet, a constraint name or the utility.
+ */
+export async function serveDelegate(
+  delegate: Delegate,
+  options: ServeDelegateOptions = {},
+): Promise<DelegateServer> {
+  const token = options.token ?? null;
+  if (token === '')
+    throw new RangeError('the bearer token is empty; pass null to serve without one');
+  const log = options.log ?? (() => {});
+  const limiter = options.rate == null ? null : new RateLimiter(options.rate, options.now);
+  const timeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const handle = handler(delegate, { token, limiter, log });
+  const server = createServer({
+    requestTimeout: timeout,
+    headersTimeout: timeout,
+    connectionsCheckingInterval: Math.min(1000, timeout),
+  });
+  server.on('request', (req, res) => handle(req, res, false));
+  // A client that sends `Expect: 100-continue` learns of a 401, 429 or 413 before it sends a byte
+  // of its body.
+  server.on('checkContinue', (req, res) => handle(req, res, true));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface HandlerSetup {
+  readonly token: string | null;
+  readonly limiter: RateLimiter | null;
+  readonly log: (line: string) => void;
+}
+
+function handler(delegate: Delegate, setup: HandlerSetup) {
+  const expected = setup.token === null ? null : digest(`Bearer ${setup.token}`);
+  const card = wireText(delegate.card() as unknown as PyValue);
+  /** Answers what can be answered before the body is read; the route to go on with, or null. */
+  const screen = (req: IncomingMessage, res: ServerResponse): 'consider' | 'session' | null => {
+    const route = routeOf(req);
+    if (route === null) reject(res, 404, WIRE_ERRORS.notFound);
+    else if (route === 'card') send(res, 200, card);
+    else if (expected !== null && !bearerMatches(req.headers.authorization, expected)) {
+      reject(res, 401, WIRE_ERRORS.unauthorized);
+    } else {
+      const rate = setup.limiter?.allow(req.socket.remoteAddress ?? '') ?? { allowed: true };
+      const declared = declaredLength(req);
+      if (!rate.allowed) {
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterMs / 1000))));
+        reject(res, 429, WIRE_ERRORS.rateLimited);
+      } else if (declared === 'invalid') reject(res, 400, WIRE_ERRORS.badLength);
+      else if (declared > capOf(route)) reject(res, 413, WIRE_ERRORS.tooLarge);
+      else return route;
+    }
+    return null;
+  };
+  return (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+    let route: 'consider' | 'session' | null;
+    try {
+      route = screen(req, res);
+    } catch (error) {
+      // A bug must not take the delegate down for everyone, nor show on the wire.
+      setup.log(`unexpected failure screening ${req.url}: ${messageOf(error)}`);
+      if (!res.headersSent) reject(res, 400, WIRE_ERRORS.badOption);
+      return;
+    }
+    if (route === null) return;
+    if (expectsContinue) res.writeContinue();
+    readBody(req, capOf(route)).then(
+      async (body) => {
+        if (body === null) {
+          reject(res, 413, WIRE_ERRORS.tooLarge);
+          return;
+        }
+        try {
+          const [status, text] =
+            route === 'consider'
+              ? await consider(delegate, body)
+              : openSession(delegate, body, setup.log);
+          send(res, status, text);
+        } catch (error) {
+          // A bug, not the client's fault; still never a 5xx, and never the error on the wire.
+          setup.log(`unexpected failure answering ${req.url}: ${messageOf(error)}`);
+          reject(res, 400, WIRE_ERRORS.badOption);
+        }
+      },
+      () => res.destroy(),
+    );
+  };
+}
+
+function capOf(route: 'consider' | 'session'): number {
+  return route === 'consider' ? MAX_BODY : MAX_SESSION_BODY;
+}
+
+function routeOf(req: IncomingMessage): Route | null {
+  if (req.method === 'GET' && req.url === CARD_PATH) return 'card';
+  if (req.method === 'POST' && req.url === CONSIDER_PATH) return 'consider';
+  if (req.method === 'POST' && req.url === SESSION_PATH) return 'session';
+  return null;
+}
+
+/** `POST /consider` with `{"option": {...}}` and, in a `parley/0.2` session, `"session": nonce`. */
+async function consider(delegate: Delegate, body: Uint8Array): Promise<[number, string]> {
+  const request = readJson(body);
+  const option = request === null ? undefined : getOwn(request, 'option');
+  if (!isPyObject(option) || unhashable(option) !== null) {
+    return [400, errorText(WIRE_ERRORS.badOption)];
+  }
+  const nonce = request === null ? undefined : getOwn(request, 'session');
+  let session: Session | undefined;
+  if (nonce !== undefined && nonce !== null) {
+    if (typeof nonce !== 'string') return [400, errorText(WIRE_ERRORS.badSession)];
+    session = delegate.session(nonce);
+    if (session === undefined) return [400, errorText(WIRE_ERRORS.unknownSession)];
+  }
+  return [200, verdictText(await delegate.consider(option, session))];
+}
+
+/** `POST /session` with `{"nonce", "roster"}`: this delegate agrees to sign in it, or not. */
+function openSession(
+  delegate: Delegate,
+  body: Uint8Array,
+  log: (line: string) => void,
+): [number, string] {
+  const opened = delegate.openSession(readJson(body));
+  if (!opened.ok) {
+    log(`refused a session: ${opened.reason}`);
+    return [400, errorText(WIRE_ERRORS.badSession)];
+  }
+  return [200, wireText({ session: opened.session.nonce, owner: delegate.owner })];
+}
+
+/** The verdict in the reference's field order; a signed one adds `sig` and `pubkey_hex`. */
+export function verdictText(v: Verdict): string {
+  const out: Record<string, PyValue> = {
+    owner: v.owner,
+    acceptable: v.acceptable,
+    score: pyFloat(v.score),
+    reason: v.reason,
+  };
+  if (v.sig !== null && v.pubkey_hex !== null) {
+    out.sig = v.sig;
+    out.pubkey_hex = v.pubkey_hex;
+  }
+  return wireText(out);
+}
+
+/** The body as a JSON object read with Python's number typing, or null. */
+function readJson(body: Uint8Array): PyObject | null {
+  try {
+    const value = parsePyJson(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    return isPyObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The Content-Length as a number (0 when absent), or 'invalid'. */
+function declaredLength(req: IncomingMessage): number | 'invalid' {
+  const header = req.headers['content-length'];
+  if (header === undefined) return 0;
+  return /^\d{1,15}$/.test(header) ? Number(header) : 'invalid';
+}
+
+/**
+ * The body, or null once it passes `cap` (a chunked body has no length to check up front, so it
+ * is counted as it arrives and reading stops at the cap).
+ */
+function readBody(req: IncomingMessage, cap: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        req.removeAllListeners('data');
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  // Equal-length digests, compared in constant time: the comparison says nothing of the token.
+  return header !== undefined && timingSafeEqual(digest(header), expected);
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  const body = Buffer.from(text, 'utf8');
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(body.length),
+  });
+  res.end(body);
+}
+
+/**
+ * An error answer. When it is sent before the body was read, the connection is closed after it,
+ * so nothing more of that body is read.
+ */
+function reject(res: ServerResponse, status: number, error: string): void {
+  if (!res.req.complete) res.setHeader('Connection', 'close');
+  send(res, status, errorText(error));
+}
+
+function errorText(error: string): string {
+  return wireText({ error });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

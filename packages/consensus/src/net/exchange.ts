@@ -1,0 +1,107 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { MAX_ANSWER_BYTES } from './wire.js';
+
+/** One HTTP exchange with a delegate: its answer, or why there was none. */
+export type Exchange =
+  | { readonly ok: true; readonly status: number; readonly text: string }
+  | {
+      readonly ok: false;
+      readonly kind: 'unreachable' | 'timeout' | 'malformed';
+      readonly detail: string;
+    };
+
+export interface ExchangeRequest {
+  readonly method: 'GET' | 'POST';
+  readonly body?: string;
+  readonly token?: string | undefined;
+  readonly timeoutMs: number;
+  readonly agent: HttpAgent;
+}
+
+/** A keep-alive connection pool for one delegate, at most `sockets` connections. */
+export function delegatePool(url: URL, sockets: number): HttpAgent {
+  const options = { keepAlive: true, maxSockets: sockets };
+  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+}
+
+/**
+ * Sends one request and reads the whole answer (at most MAX_ANSWER_BYTES) within `timeoutMs`.
+ * A request that meets a kept-alive connection the delegate had just closed is sent once more on
+ * a new one: it never reached the delegate, and asking about an option twice changes nothing.
+ */
+export async function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
+  const first = await attempt(url, request);
+  return first.retry ? (await attempt(url, request)).exchange : first.exchange;
+}
+
+function attempt(
+  url: URL,
+  { method, body, token, timeoutMs, agent }: ExchangeRequest,
+): Promise<{ exchange: Exchange; retry: boolean }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+  if (payload !== undefined) headers['Content-Length'] = String(payload.length);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (exchange: Exchange, retry = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ exchange, retry });
+    };
+    const req = send(url, { method, headers, agent });
+    const timer = setTimeout(() => {
+      finish({ ok: false, kind: 'timeout', detail: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && error.code === 'ECONNRESET';
+      finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }, stale);
+    });
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          finish({
+            ok: false,
+            kind: 'malformed',
+            detail: `an answer over ${MAX_ANSWER_BYTES} bytes`,
+          });
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () =>
+        finish({
+          ok: true,
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', (error) =>
+        finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }),
+      );
+    });
+    req.end(payload);
+  });
+}
+
+function connectionProblem(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'the connection was refused (is the delegate running?)';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'the connection broke before an answer';
+    case 'ENOTFOUND':
+      return 'the host name does not resolve';
+    default:
+      return `the connection failed (${error.code ?? error.message})`;
+  }
+}

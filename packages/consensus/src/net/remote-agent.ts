@@ -1,0 +1,245 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { AsyncAgentLike } from '../consensus/agent.js';
+import type { Verdict } from '../consensus/verdict.js';
+import { parsePyJson } from '../py-json/parse.js';
+import { floatValue, getOwn, isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
+import { verifyHex } from '../signing/keys.js';
+import { verdictPayload } from '../signing/payloads.js';
+import type { Session } from '../signing/session.js';
+import { DelegateError, type FailureKind } from './delegate-failure.js';
+import { delegatePool, type Exchange, exchange } from './exchange.js';
+import {
+  CARD_PATH,
+  CONSIDER_PATH,
+  PROTOCOL_V1,
+  PROTOCOL_V2,
+  SESSION_PATH,
+  WIRE_ERRORS,
+  wireText,
+} from './wire.js';
+
+export interface RemoteAgentOptions {
+  /** The bearer token the delegate asks for. */
+  readonly token?: string;
+  /** The deadline of each request, in milliseconds (default 5000, as the reference's client). */
+  readonly timeoutMs?: number;
+  /** Connections to this delegate, so requests in flight at once (default 8). */
+  readonly concurrency?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_CONCURRENCY = 8;
+const PUBLIC_KEY_HEX = /^[0-9a-f]{64}$/;
+const KNOWN_ERRORS: ReadonlySet<string> = new Set(Object.values(WIRE_ERRORS));
+
+/**
+ * A delegate in another process, as the engine sees it: an owner and `consider(option)`, so
+ * `runConsensusAsync` cannot tell it from a local agent and records the same transcript. What
+ * comes back is untrusted: a card or verdict that is not exactly the masked shape, a verdict not
+ * signed by the card's key, or a signature that does not verify is a DelegateError naming the
+ * owner, never a verdict.
+ */
+export class RemoteAgent implements AsyncAgentLike<PyObject> {
+  readonly url: string;
+  readonly owner: string;
+  /** The key the card advertised (lowercase hex), or null for a delegate that does not sign. */
+  readonly pubkeyHex: string | null;
+  /** The protocols the card advertised. */
+  readonly protocols: readonly string[];
+  readonly #base: URL;
+  readonly #pool: HttpAgent;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+  #session: Session | undefined;
+
+  private constructor(
+    base: URL,
+    card: { owner: string; pubkeyHex: string | null; protocols: readonly string[] },
+    pool: HttpAgent,
+    options: RemoteAgentOptions,
+  ) {
+    this.#base = base;
+    this.url = base.href.replace(/\/$/, '');
+    this.owner = card.owner;
+    this.pubkeyHex = card.pubkeyHex;
+    this.protocols = card.protocols;
+    this.#pool = pool;
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** Fetches the delegate's card (`GET /card`) and returns the agent that speaks to it. */
+  static async discover(url: string, options: RemoteAgentOptions = {}): Promise<RemoteAgent> {
+    let base: URL;
+    try {
+      base = new URL(url.endsWith('/') ? url : `${url}/`);
+    } catch {
+      throw failure(url, null, 'unreachable', 'is not a URL');
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw failure(url, null, 'unreachable', 'is not an http:// or https:// URL');
+    }
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    const pool = delegatePool(base, concurrency);
+    const shown = base.href.replace(/\/$/, '');
+    const answer = await exchange(new URL(CARD_PATH.slice(1), base), {
+      method: 'GET',
+      token: options.token,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      agent: pool,
+    });
+    const card = readCard(okText(answer, shown, null, 'its card'));
+    if (typeof card === 'string') {
+      pool.destroy();
+      throw failure(shown, null, 'malformed', `its card ${card}`);
+    }
+    return new RemoteAgent(base, card, pool, options);
+  }
+
+  /** Whether the delegate signs and speaks `parley/0.2`: verdicts bound to one session. */
+  get speaksSessions(): boolean {
+    return this.pubkeyHex !== null && this.protocols.includes(PROTOCOL_V2);
+  }
+
+  /**
+   * Opens a `parley/0.2` session (`POST /session`): from now on every verdict is asked for, and
+   * checked, as `verdict/0.2` in it.
+   */
+  async openSession(session: Session): Promise<void> {
+    const answer = await this.#post(SESSION_PATH, {
+      nonce: session.nonce,
+      roster: { ...session.roster },
+    });
+    const body = readObject(okText(answer, this.url, this.owner, 'the session'));
+    if (body === null || getOwn(body, 'session') !== session.nonce) {
+      throw failure(this.url, this.owner, 'malformed', 'did not acknowledge the session');
+    }
+    this.#session = session;
+  }
+
+  async consider(option: PyObject): Promise<Verdict> {
+    const request: Record<string, PyValue> = { option };
+    if (this.#session !== undefined) request.session = this.#session.nonce;
+    const answer = await this.#post(CONSIDER_PATH, request);
+    const verdict = this.#readVerdict(okText(answer, this.url, this.owner, 'a verdict'));
+    if (this.pubkeyHex !== null) {
+      const payload = verdictPayload(option, verdict, this.#session);
+      if (!(await verifyHex(this.pubkeyHex, payload, verdict.sig ?? ''))) {
+        const scope = this.#session === undefined ? 'verdict/0.1' : 'verdict/0.2 in this session';
+        throw failure(
+          this.url,
+          this.owner,
+          'signature',
+          `its signature does not verify (${scope})`,
+        );
+      }
+    }
+    return verdict;
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.#pool.destroy();
+  }
+
+  #post(path: string, body: PyValue): Promise<Exchange> {
+    return exchange(new URL(path.slice(1), this.#base), {
+      method: 'POST',
+      body: wireText(body),
+      token: this.#token,
+      timeoutMs: this.#timeoutMs,
+      agent: this.#pool,
+    });
+  }
+
+  /**
+   * The masked verdict, exactly: the card's owner, a boolean, a float score in [0, 1] (an int
+   * would hash and verify differently from what was signed), the reason that matches, and the
+   * card's key and a signature when the card has one.
+   */
+  #readVerdict(text: string): Verdict {
+    const bad = (why: string) => failure(this.url, this.owner, 'malformed', why);
+    const d = readObject(text);
+    if (d === null) throw bad('did not answer with a JSON object');
+    const owner = getOwn(d, 'owner');
+    const acceptable = getOwn(d, 'acceptable');
+    const reason = getOwn(d, 'reason');
+    if (owner !== this.owner) throw bad('answered for another owner than its card names');
+    if (typeof acceptable !== 'boolean') throw bad('sent an "acceptable" that is not a boolean');
+    const value = floatValue(getOwn(d, 'score'));
+    if (value === null || !(value >= 0 && value <= 1)) {
+      throw bad('sent a score that is not a float from 0.0 to 1.0');
+    }
+    if (reason !== (acceptable ? 'ok' : 'red-line')) {
+      throw bad('sent a reason other than "ok" for acceptable and "red-line" otherwise');
+    }
+    const sig = getOwn(d, 'sig') ?? null;
+    const key = getOwn(d, 'pubkey_hex') ?? null;
+    if ((sig !== null && typeof sig !== 'string') || (key !== null && typeof key !== 'string')) {
+      throw bad('sent a sig or pubkey_hex that is not a string');
+    }
+    if (this.pubkeyHex === null) {
+      if (sig !== null || key !== null) throw bad('signed although its card advertises no key');
+    } else if (key !== this.pubkeyHex || typeof sig !== 'string' || sig === '') {
+      throw failure(this.url, this.owner, 'signature', "is not signed by its card's key");
+    }
+    return {
+      owner: this.owner,
+      acceptable,
+      score: value,
+      reason: acceptable ? 'ok' : 'red-line',
+      sig,
+      pubkey_hex: key,
+    };
+  }
+}
+
+function failure(url: string, owner: string | null, kind: FailureKind, detail: string) {
+  return new DelegateError({ url, owner, kind, detail, option: null });
+}
+
+/** The text of a 200 answer; anything else is a DelegateError saying what came instead. */
+function okText(answer: Exchange, url: string, owner: string | null, what: string): string {
+  if (!answer.ok) throw failure(url, owner, answer.kind, answer.detail);
+  if (answer.status === 200) return answer.text;
+  let said = '';
+  const body = readObject(answer.text);
+  const error = body === null ? undefined : getOwn(body, 'error');
+  // Only the reference's own wording is repeated: anything else a delegate writes stays out.
+  if (typeof error === 'string' && KNOWN_ERRORS.has(error)) said = `: ${error}`;
+  throw failure(
+    url,
+    owner,
+    'refused',
+    `answered HTTP ${answer.status}${said} when asked for ${what}`,
+  );
+}
+
+function readObject(text: string): PyObject | null {
+  try {
+    const value = parsePyJson(text);
+    return isPyObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The card's owner, key and protocols, or what is wrong with it. */
+function readCard(
+  text: string,
+): { owner: string; pubkeyHex: string | null; protocols: readonly string[] } | string {
+  const card = readObject(text);
+  if (card === null) return 'is not a JSON object';
+  const owner = getOwn(card, 'owner');
+  if (typeof owner !== 'string' || owner === '') return 'names no owner';
+  const key = getOwn(card, 'pubkey_hex') ?? null;
+  if (key !== null && (typeof key !== 'string' || !PUBLIC_KEY_HEX.test(key))) {
+    return 'holds a key that is not 64 lowercase hex characters';
+  }
+  const listed = getOwn(card, 'protocols');
+  const protocols =
+    Array.isArray(listed) && listed.every((p) => typeof p === 'string')
+      ? (listed as string[])
+      : [PROTOCOL_V1];
+  return { owner, pubkeyHex: key, protocols };
+}

@@ -1,0 +1,272 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ConsensusError,
+  PreferenceSheet,
+  type PyObject,
+  publicKeyHex,
+  SigningAgent,
+} from '../src/index.js';
+import {
+  Delegate,
+  DelegateError,
+  type DelegateServer,
+  RemoteAgent,
+  runAcrossDelegates,
+  serveDelegate,
+} from '../src/net/index.js';
+import { calendarSheets, SLOTS } from './fixtures/calendars.js';
+import { type FakeDelegate, fakeDelegate } from './fixtures/fake-delegate.js';
+import { testKey } from './fixtures/keys.js';
+
+const closers: (FakeDelegate | DelegateServer)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((c) => c.close()));
+});
+
+async function fake(answers: Parameters<typeof fakeDelegate>[0]): Promise<string> {
+  const f = await fakeDelegate(answers);
+  closers.push(f);
+  return f.url;
+}
+
+async function honest(i: number, token?: string): Promise<string> {
+  const sheet = calendarSheets()[i] as PreferenceSheet<PyObject>;
+  const server = await serveDelegate(new Delegate(sheet, { key: await testKey(i + 1) }), {
+    token: token ?? null,
+  });
+  closers.push(server);
+  return server.url;
+}
+
+/** What considering one option at a fake delegate throws, or 'accepted'. */
+async function outcomeOf(url: string, option: PyObject = { day: 'tue' }) {
+  const agent = await RemoteAgent.discover(url);
+  try {
+    await agent.consider(option);
+    return 'accepted';
+  } catch (error) {
+    if (error instanceof DelegateError) return error.failure;
+    throw error;
+  } finally {
+    agent.close();
+  }
+}
+
+const OK = { owner: 'Ana', acceptable: true, score: 0.5, reason: 'ok' };
+const CARD = { owner: 'Ana', protocol: 'parley/0.1' };
+
+describe('the remote agent against a hostile or broken delegate (client.py, and stricter)', () => {
+  it('takes a well-formed unsigned verdict as it came', async () => {
+    const agent = await RemoteAgent.discover(await fake({ card: CARD, consider: () => OK }));
+    expect(await agent.consider({ day: 'tue' })).toEqual({ ...OK, sig: null, pubkey_hex: null });
+    agent.close();
+  });
+
+  it('refuses every answer that is not exactly a masked verdict, naming the owner', async () => {
+    const replies: unknown[] = [
+      '<html>502 Bad Gateway</html>',
+      '',
+      '[]',
+      '"ok"',
+      { owner: 'Ana' },
+      { ...OK, acceptable: 'false' },
+      { ...OK, acceptable: 1 },
+      { ...OK, acceptable: null },
+      { ...OK, score: '0.9' },
+      { ...OK, score: true },
+      '{"owner": "Ana", "acceptable": true, "score": NaN, "reason": "ok"}',
+      '{"owner": "Ana", "acceptable": true, "score": Infinity, "reason": "ok"}',
+      { ...OK, score: 1.5 },
+      { ...OK, score: -0.1 },
+      // An int would be recorded (and signed) differently from the float the engine writes.
+      '{"owner": "Ana", "acceptable": true, "score": 1, "reason": "ok"}',
+      { ...OK, owner: 'Bob' },
+      { ...OK, reason: 'no-mornings' },
+      { ...OK, reason: 'red-line' },
+      { ...OK, acceptable: false, reason: 'ok' },
+      { ...OK, sig: 123 },
+      { ...OK, pubkey_hex: { k: 1 } },
+      { ...OK, sig: 'ab', pubkey_hex: 'cd' },
+    ];
+    for (const reply of replies) {
+      const failure = await outcomeOf(await fake({ card: CARD, consider: () => reply }));
+      expect(failure, JSON.stringify(reply)).toMatchObject({ owner: 'Ana', kind: 'malformed' });
+    }
+  });
+
+  it('refuses a card that names no owner or holds a bad key', async () => {
+    const cards = [
+      {},
+      { owner: '' },
+      { owner: 7 },
+      ['Ana'],
+      { owner: 'Ana', pubkey_hex: 'AB'.repeat(32) },
+    ];
+    for (const card of cards) {
+      const url = await fake({ card, consider: () => OK });
+      await expect(RemoteAgent.discover(url)).rejects.toMatchObject({
+        failure: { owner: null, url, kind: 'malformed' },
+      });
+    }
+  });
+
+  it('requires the card key and a valid signature on every verdict', async () => {
+    const key = await testKey(1);
+    const mallory = await testKey(66);
+    const card = { ...CARD, pubkey_hex: publicKeyHex(key) };
+    const signer = (k: typeof key) =>
+      new SigningAgent<PyObject>('Ana', new PreferenceSheet<PyObject>('Ana'), k);
+    const genuine = await signer(key).consider({ day: 'tue' });
+    const forged = await signer(mallory).consider({ day: 'tue' });
+    const elsewhere = await signer(key).consider({ day: 'wed' });
+    expect(await outcomeOf(await fake({ card, consider: () => genuine }))).toBe('accepted');
+    const cases: [unknown, string][] = [
+      [forged, 'signature'], // a man in the middle's key
+      [{ ...forged, pubkey_hex: card.pubkey_hex }, 'signature'], // its signature under the card key
+      [{ ...genuine, sig: '00'.repeat(64) }, 'signature'],
+      [elsewhere, 'signature'], // a genuine verdict about another option
+      [{ ...genuine, score: 0.25 }, 'signature'], // nudged after signing
+      [OK, 'signature'], // stripped
+      [{ ...genuine, sig: '' }, 'signature'],
+      [{ ...genuine, pubkey_hex: null }, 'signature'],
+    ];
+    for (const [reply, kind] of cases) {
+      const failure = await outcomeOf(await fake({ card, consider: () => reply }));
+      expect(failure, JSON.stringify(reply)).toMatchObject({ owner: 'Ana', kind });
+    }
+  });
+
+  it('gives up on a delegate that hangs, within the deadline, and names it', async () => {
+    const url = await fake({ card: CARD, consider: () => OK, stall: true });
+    const agent = await RemoteAgent.discover(url, { timeoutMs: 200 });
+    await expect(agent.consider({ day: 'tue' })).rejects.toMatchObject({
+      failure: { owner: 'Ana', kind: 'timeout' },
+    });
+    agent.close();
+  });
+
+  it('sends the bearer token, and reports a refusal with the reference wording only', async () => {
+    const url = await honest(0, 'tok');
+    const good = await RemoteAgent.discover(url, { token: 'tok' });
+    expect((await good.consider({ day: 'tue', hour: 14 })).acceptable).toBe(true);
+    good.close();
+    const bad = await RemoteAgent.discover(url, { token: 'nope' });
+    await expect(bad.consider({ day: 'tue', hour: 14 })).rejects.toMatchObject({
+      failure: {
+        kind: 'refused',
+        detail: 'answered HTTP 401: unauthorized when asked for a verdict',
+      },
+    });
+    bad.close();
+  });
+});
+
+describe('runAcrossDelegates: a failed delegate is reported by name, never dropped or counted', () => {
+  it('decides across honest delegates, parley/0.2, the receipt pinned to their cards', async () => {
+    const urls = await Promise.all([0, 1, 2].map((i) => honest(i)));
+    const outcome = await runAcrossDelegates(
+      urls.map((url) => ({ url })),
+      SLOTS,
+      { title: 'meeting' },
+    );
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+    expect(outcome.protocol).toBe('parley/0.2');
+    expect(outcome.result.decision).toEqual({ day: 'mon', hour: 15 });
+    expect(outcome.receipt.participants).toEqual(['Ana', 'Bob', 'Cara']);
+    expect(outcome.receipt.roster).toEqual({
+      Ana: publicKeyHex(await testKey(1)),
+      Bob: publicKeyHex(await testKey(2)),
+      Cara: publicKeyHex(await testKey(3)),
+    });
+    const v1 = await runAcrossDelegates(
+      urls.map((url) => ({ url })),
+      SLOTS,
+      { protocol: 'parley/0.1' },
+    );
+    expect(v1.ok && v1.protocol).toBe('parley/0.1');
+  });
+
+  it('fails the run, naming the owner and the option, when one delegate lies about its shape', async () => {
+    const urls = await Promise.all([0, 1].map((i) => honest(i)));
+    const liar = await fake({
+      card: { owner: 'Cara', protocol: 'parley/0.1' },
+      consider: (option) =>
+        (option as PyObject).day === 'wed'
+          ? { ...OK, owner: 'Cara', acceptable: 'yes' }
+          : { ...OK, owner: 'Cara' },
+    });
+    const outcome = await runAcrossDelegates(
+      [...urls, liar].map((url) => ({ url })),
+      SLOTS,
+      {
+        concurrency: 1,
+      },
+    );
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failures).toEqual([
+      {
+        owner: 'Cara',
+        url: liar,
+        kind: 'malformed',
+        detail: 'sent an "acceptable" that is not a boolean',
+        option: 4,
+      },
+    ]);
+  });
+
+  it('fails on an unreachable delegate, named by its URL', async () => {
+    const dead = await fake({ card: CARD, consider: () => OK });
+    const gone = closers.pop() as FakeDelegate;
+    await gone.close();
+    const outcome = await runAcrossDelegates([{ url: await honest(1) }, { url: dead }], SLOTS);
+    expect(outcome).toMatchObject({
+      ok: false,
+      failures: [{ owner: null, url: dead, kind: 'unreachable' }],
+    });
+  });
+
+  it('pins the cards to a roster: a wrong key, a stranger, a missing or doubled owner', async () => {
+    const [ana, bob] = await Promise.all([honest(0), honest(1)]);
+    const roster = {
+      Ana: publicKeyHex(await testKey(1)),
+      Bob: publicKeyHex(await testKey(2)),
+    };
+    const ok = await runAcrossDelegates([{ url: ana }, { url: bob }], SLOTS, { roster });
+    expect(ok.ok).toBe(true);
+    const cases: [Record<string, string>, string[], string][] = [
+      [
+        { ...roster, Bob: publicKeyHex(await testKey(9)) },
+        [ana, bob],
+        "its card's key is not the one the roster pins",
+      ],
+      [{ Ana: roster.Ana }, [ana, bob], 'is not on the roster'],
+      [
+        { ...roster, Dan: roster.Ana },
+        [ana, bob],
+        'is on the roster, but no delegate answered as this owner',
+      ],
+      [roster, [ana, bob, ana], 'a second delegate answers as this owner'],
+    ];
+    for (const [pins, urls, detail] of cases) {
+      const outcome = await runAcrossDelegates(
+        urls.map((url) => ({ url })),
+        SLOTS,
+        { roster: pins },
+      );
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.failures.map((f) => f.detail)).toContain(detail);
+      if (!outcome.ok) expect(outcome.failures.every((f) => f.kind === 'roster')).toBe(true);
+    }
+  });
+
+  it('refuses options a delegate could not read before asking anyone', async () => {
+    const url = await honest(0);
+    const big = { day: 'tue', note: 'x'.repeat(5000) };
+    await expect(runAcrossDelegates([{ url }], [big])).rejects.toThrow(/bytes on the wire/);
+    await expect(runAcrossDelegates([{ url }], [])).rejects.toThrow(ConsensusError);
+    await expect(runAcrossDelegates([{ url }], [1 as unknown as PyObject])).rejects.toThrow(
+      /not a JSON object/,
+    );
+  });
+});
