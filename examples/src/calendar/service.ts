@@ -5,6 +5,7 @@ import {
   dateTimeSeconds,
   didYouMean,
   type PlanContext,
+  quoteInput,
   type Service,
 } from '@parley/service';
 import { defineExample, type ExampleOptions } from '../options.js';
@@ -155,16 +156,12 @@ function resolveEvent(events: CalendarEvent[], params: JsonObject) {
     );
   }
   const guess = didYouMean(name, [...new Set(events.map((e) => e.title))]);
-  throw new ParleyError(
-    'invalid_params',
-    `no meeting has the id or title ${JSON.stringify(name.slice(0, 60))}`,
-    {
-      fix:
-        guess === undefined
-          ? [{ say: 'ASK calendar.find to list meetings' }]
-          : [{ say: `use "${guess}"`, params: { event: guess } }],
-    },
-  );
+  throw new ParleyError('invalid_params', `no meeting has the id or title ${quoteInput(name)}`, {
+    fix:
+      guess === undefined
+        ? [{ say: 'ASK calendar.find to list meetings' }]
+        : [{ say: `use "${guess}"`, params: { event: guess } }],
+  });
 }
 
 function moveProposal(

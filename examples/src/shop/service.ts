@@ -7,7 +7,13 @@ import {
   randomBytes,
   renderMoney,
 } from '@parley/protocol';
-import { type DataAccess, didYouMean, type ProposalDraft, type Service } from '@parley/service';
+import {
+  type DataAccess,
+  didYouMean,
+  type ProposalDraft,
+  quoteInput,
+  type Service,
+} from '@parley/service';
 import { defineExample, type ExampleOptions } from '../options.js';
 import { type Item, itemKey, listItems, seedCatalog } from './catalog.js';
 
@@ -40,9 +46,10 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     summary: 'Search the catalog',
     params: { 'query?': 'string' },
     async run(params, ctx) {
+      // Each distinct word once: a long query of repeated words costs no more than one of them.
       const words =
         typeof params.query === 'string'
-          ? params.query.toLowerCase().split(/\s+/).filter(Boolean)
+          ? [...new Set(params.query.toLowerCase().split(/\s+/).filter(Boolean))]
           : [];
       const items = (await listItems(ctx.data)).filter((item) => {
         const text = `${item.name} ${item.category} ${item.sku}`.toLowerCase();
@@ -170,7 +177,7 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
       );
       throw new ParleyError(
         'invalid_params',
-        `\`items[${i}].sku\` ${JSON.stringify(sku.slice(0, 40))} is not in the catalog`,
+        `\`items[${i}].sku\` ${quoteInput(sku)} is not in the catalog`,
         {
           fix:
             guess === undefined

@@ -127,7 +127,15 @@ export {
 } from './grants/verify.js';
 export { type HashedProposal, hashProposal } from './hash.js';
 export { ID_RULE, isWellFormedId, MAX_ID_LENGTH } from './ids.js';
-export { hasOwn, isPlainObject, type JsonObject, type JsonScalar, type JsonValue } from './json.js';
+export {
+  hasOwn,
+  isPlainObject,
+  type JsonObject,
+  type JsonScalar,
+  type JsonValue,
+  ownValue,
+  setOwn,
+} from './json.js';
 export {
   generateKeyPair,
   isPublicKey,

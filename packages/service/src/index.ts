@@ -16,9 +16,10 @@ export type { HandleContext } from './dispatch/core.js';
 export { DraftError } from './dispatch/draft.js';
 export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
 export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';
-export { didYouMean, editDistance } from './params/did-you-mean.js';
+export { didYouMean, editDistance, MAX_COMPARED_LENGTH } from './params/did-you-mean.js';
 export { type ParsedField, type ParsedType, parseSchema, SchemaError } from './params/schema.js';
 export { validateParams } from './params/validate.js';
+export { excerpt, MAX_QUOTED_LENGTH, quoteInput } from './quote-input.js';
 export {
   DEFAULT_HANDLE_TTL_SECONDS,
   DEFAULT_PROPOSAL_TTL_SECONDS,
