@@ -41,7 +41,7 @@ export function writeLens(w: LensWriter, reply: unknown): void {
     writeValue(w, reply);
     return;
   }
-  if (!hasReplyShape(reply)) {
+  if (!hasReplyShape(reply, w.memo?.checked)) {
     writeValue(w, bodyOf(reply));
     return;
   }
