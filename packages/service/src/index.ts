@@ -21,6 +21,11 @@ export { type ParsedField, type ParsedType, parseSchema, SchemaError } from './p
 export { validateParams } from './params/validate.js';
 export { excerpt, MAX_QUOTED_LENGTH, quoteInput } from './quote-input.js';
 export {
+  RETAINED_HANDLE_CHARS,
+  RETAINED_HANDLES,
+  UNAUTHENTICATED_POOL,
+} from './retained-handles.js';
+export {
   DEFAULT_HANDLE_TTL_SECONDS,
   DEFAULT_PROPOSAL_TTL_SECONDS,
   defineService,
@@ -29,7 +34,11 @@ export {
   type ServiceOptions,
 } from './service.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
-export { PROPOSAL_CACHE_SIZE, ProposalCache } from './store/proposal-cache.js';
+export {
+  PROPOSAL_CACHE_CHARS,
+  PROPOSAL_CACHE_SIZE,
+  ProposalCache,
+} from './store/proposal-cache.js';
 export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
 export {
   SQLITE_FILE_NAME,

@@ -20,6 +20,7 @@ import { intent } from './dispatch/intent.js';
 import { envelope } from './dispatch/reply.js';
 import { undo } from './dispatch/undo.js';
 import { parseSchema } from './params/schema.js';
+import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
@@ -47,6 +48,11 @@ export type ServiceOptions = {
   requireGrants?: { ask?: boolean; intent?: boolean };
   /** Where internal errors are reported; they never reach the peer. Default: stderr. */
   log?: (message: string, error: unknown) => void;
+  /**
+   * The bound of each pool of EXPAND handles (retained-handles.ts): how many handles, and how
+   * many characters of remainder JSON. Defaults RETAINED_HANDLES and RETAINED_HANDLE_CHARS.
+   */
+  retainedHandles?: { handles?: number; chars?: number };
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -75,6 +81,10 @@ export class Service {
         ask: options.requireGrants?.ask ?? false,
         intent: options.requireGrants?.intent ?? false,
       },
+      handles: new RetainedHandles(
+        options.retainedHandles?.handles ?? RETAINED_HANDLES,
+        options.retainedHandles?.chars ?? RETAINED_HANDLE_CHARS,
+      ),
       inFlight: new Map(),
       log:
         options.log ??
@@ -182,9 +192,9 @@ export class Service {
   #startSweeper(): void {
     if (this.#sweeper !== undefined) return;
     this.#sweeper = setInterval(() => {
-      this.#core.store
-        .sweep(this.#core.now())
-        .catch((error) => this.#core.log('sweep failed', error));
+      const now = this.#core.now();
+      this.#core.handles.sweep(now);
+      this.#core.store.sweep(now).catch((error) => this.#core.log('sweep failed', error));
     }, SWEEP_INTERVAL_MS);
     this.#sweeper.unref?.();
   }
