@@ -73,6 +73,9 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     params: { event: 'string — id or title', to: 'datetime' },
     risk: 'low',
     transactional: true,
+    // §5.1: COMMIT holds the meeting's start to the `from` its proposal declared, and UNDO to
+    // the `to` its receipt declared.
+    current: 'data',
     async plan(params, ctx) {
       const events = await listEvents(ctx.data);
       const event = resolveEvent(events, params);
@@ -81,12 +84,8 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     },
     async apply(action, ctx) {
       const move = action as MoveAction;
-      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent | undefined;
-      if (event === undefined)
-        throw new ParleyError('conflict', 'the meeting no longer exists; re-run the INTENT');
-      if (event.start !== move.from) {
-        throw new ParleyError('conflict', 'the meeting was moved meanwhile; re-run the INTENT');
-      }
+      // The meeting still starts at move.from (`current: 'data'`), so it exists.
+      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent;
       const taken = clash(await listEvents(ctx.data), seconds(move.to), event.minutes, event.id);
       if (taken !== undefined)
         throw new ParleyError('conflict', 'that slot was taken meanwhile; re-run the INTENT');
@@ -98,13 +97,8 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     },
     async revert(action, ctx) {
       const move = action as MoveAction;
-      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent | undefined;
-      if (event === undefined || event.start !== move.to) {
-        throw new ParleyError(
-          'conflict',
-          'the meeting changed since this move, so the move cannot be undone',
-        );
-      }
+      // The meeting still starts at move.to (`current: 'data'`).
+      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent;
       await ctx.data.put(eventKey(event.id), {
         ...event,
         start: move.from,

@@ -1,5 +1,6 @@
 import {
   encodeB64url,
+  type Fix,
   type JsonObject,
   type JsonValue,
   type Money,
@@ -71,6 +72,8 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     params: { items: [{ sku: 'string', qty: 'int' }], 'delivery?': 'standard|express' },
     risk: 'medium',
     transactional: true,
+    // §5.1: COMMIT holds each item's stock to the `from` its proposal declared.
+    current: 'data',
     async plan(params, ctx) {
       const lines = await checkLines(ctx.data, params);
       const subtotal = lines.reduce((sum, l) => sum + l.item.price * l.qty, 0);
@@ -82,11 +85,9 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     },
     async apply(action, ctx) {
       const order = action as OrderAction;
+      // The stock of every line is still what the proposal declared (`current: 'data'`).
       for (const line of order.lines) {
-        const item = (await ctx.data.get(itemKey(line.sku))) as Item | undefined;
-        if (item === undefined || item.stock < line.qty) {
-          throw new ParleyError('conflict', `${line.sku} sold out meanwhile; re-run the INTENT`);
-        }
+        const item = (await ctx.data.get(itemKey(line.sku))) as Item;
         await ctx.data.put(itemKey(line.sku), { ...item, stock: item.stock - line.qty });
       }
       ctx.progress(`charging ${renderMoney(money(order.amount))}`, 0.5);
@@ -157,6 +158,35 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
 
 type CheckedLine = { item: Item; qty: number };
 
+/**
+ * The lines of an order, one per sku in the order first named, with the quantities of repeated
+ * skus added up: the stock of each item changes once, by the whole quantity (§5.1).
+ */
+function mergeLines(requested: readonly Line[]): Line[] {
+  const bySku = new Map<string, Line>();
+  for (const { sku, qty } of requested) {
+    const line = bySku.get(sku);
+    if (line === undefined) bySku.set(sku, { sku, qty });
+    else line.qty += qty;
+  }
+  return [...bySku.values()];
+}
+
+/**
+ * A merge patch cannot change one element of a list (RFC 7396), so a fix of one line repeats the
+ * whole list; it does so only up to this many lines, or the error would be as long as the order.
+ */
+const MAX_FIXED_LINES = 100;
+
+/** §7: the fix that changes line `i`: with a params patch while the list is short enough. */
+function fixLine(requested: readonly Line[], i: number, change: { say: string; line: Line }): Fix {
+  if (requested.length > MAX_FIXED_LINES) return { say: `${change.say} in \`items[${i}]\`` };
+  return {
+    say: change.say,
+    params: { items: requested.map((l, j) => (j === i ? change.line : l)) },
+  };
+}
+
 /** Every line names a known sku with a quantity in stock, else invalid_params/conflict with fixes. */
 async function checkLines(data: DataAccess, params: JsonObject): Promise<CheckedLine[]> {
   const requested = params.items as unknown as Line[];
@@ -166,15 +196,11 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
     });
   }
   const items = new Map((await listItems(data)).map((i) => [i.sku, i]));
-  const lines: CheckedLine[] = [];
   for (let i = 0; i < requested.length; i++) {
     const { sku, qty } = requested[i] as Line;
     const item = items.get(sku);
     if (item === undefined) {
       const guess = didYouMean(sku, items.keys());
-      const fixed = requested.map((l, j) =>
-        j === i && guess !== undefined ? { ...l, sku: guess } : l,
-      );
       throw new ParleyError(
         'invalid_params',
         `\`items[${i}].sku\` ${quoteInput(sku)} is not in the catalog`,
@@ -182,23 +208,33 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
           fix:
             guess === undefined
               ? [{ say: 'ASK shop.search to find the sku' }]
-              : [{ say: `use ${guess} (${items.get(guess)?.name})`, params: { items: fixed } }],
+              : [
+                  fixLine(requested, i, {
+                    say: `use ${guess} (${items.get(guess)?.name})`,
+                    line: { sku: guess, qty },
+                  }),
+                ],
         },
       );
     }
     if (qty < 1) {
-      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: 1 } : l));
       throw new ParleyError('invalid_params', `\`items[${i}].qty\` must be at least 1`, {
-        fix: [{ say: 'order 1', params: { items: fixed } }],
+        fix: [fixLine(requested, i, { say: 'order 1', line: { sku, qty: 1 } })],
       });
     }
-    if (qty > item.stock) {
-      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: item.stock } : l));
-      throw new ParleyError('conflict', `only ${item.stock} of ${item.name} in stock`, {
-        fix: item.stock > 0 ? [{ say: `order ${item.stock}`, params: { items: fixed } }] : [],
-      });
-    }
-    lines.push({ item, qty });
+  }
+  const lines = mergeLines(requested).map(({ sku, qty }) => ({
+    item: items.get(sku) as Item,
+    qty,
+  }));
+  const short = lines.find((l) => l.qty > l.item.stock);
+  if (short !== undefined) {
+    const { item } = short;
+    // The fix orders what there is, one line per sku.
+    const fixed = lines.map((l) => ({ sku: l.item.sku, qty: l === short ? item.stock : l.qty }));
+    throw new ParleyError('conflict', `only ${item.stock} of ${item.name} in stock`, {
+      fix: item.stock > 0 ? [{ say: `order ${item.stock}`, params: { items: fixed } }] : [],
+    });
   }
   return lines;
 }

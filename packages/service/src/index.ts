@@ -3,6 +3,7 @@ export {
   type AskContext,
   type AskDefinition,
   type Clarification,
+  type CurrentValue,
   clarify,
   type IntentDefinition,
   type PlanContext,

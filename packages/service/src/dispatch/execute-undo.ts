@@ -9,6 +9,7 @@ import { newReceiptId } from '../ids.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
+import { checkDeclaredTo, holdDeclared } from './hold-effects.js';
 import { markInFlight } from './in-flight.js';
 
 /** §4.5: effects a reversal undoes by default: updates swap back, creates and deletes invert. */
@@ -59,6 +60,7 @@ export async function executeUndo(
   };
   const now = core.now();
   const reverse = async (data: DataAccess): Promise<Receipt> => {
+    await holdDeclared(definition, receipt.effects, 'to', data);
     const outcome = await revert(action, {
       ...requester,
       now,
@@ -79,6 +81,9 @@ export async function executeUndo(
       undoes: receipt.id,
     };
     if (outcome?.result !== undefined) reversal.result = outcome.result;
+    if (definition.transactional === true) {
+      await checkDeclaredTo(definition, receipt.capability, reversal.effects, data);
+    }
     return reversal;
   };
   const key = `undo:${receipt.id}`;
