@@ -158,7 +158,12 @@ export { estimateLens, renderLens } from './lens/render-lens.js';
 export { renderScalar } from './lens/scalar.js';
 export { renderDuration, renderTime } from './lens/time.js';
 export { mergePatch } from './merge-patch.js';
-export { MAX_NESTING_DEPTH, nestsDeeperThan } from './nesting.js';
+export {
+  holdsMoreContainersThan,
+  MAX_FRAME_CONTAINERS,
+  MAX_NESTING_DEPTH,
+  nestsDeeperThan,
+} from './nesting.js';
 export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 export {
   PROOF_MAX_SKEW_SECONDS,

@@ -2,7 +2,9 @@ import {
   checkRequest,
   type FinalReply,
   type FinalReplyBody,
+  holdsMoreContainersThan,
   type JsonValue,
+  MAX_FRAME_CONTAINERS,
   ParleyError,
   type Receipt,
   type Request,
@@ -134,8 +136,21 @@ export class Service {
     return briefOf(this.#core);
   }
 
-  /** Handles one frame's text: always exactly one final reply, never a rejection (§2.2). */
+  /**
+   * Handles one frame's text: always exactly one final reply, never a rejection (§2.2). A frame
+   * holding more than MAX_FRAME_CONTAINERS arrays and objects is refused unparsed (its reply's
+   * `re` is "", as for text that is not JSON): parsing it would hold every other request up.
+   */
   handleText(text: string, ctx: HandleContext = {}): Promise<FinalReply> {
+    if (holdsMoreContainersThan(text)) {
+      return Promise.resolve(
+        envelope('', {
+          kind: 'ERROR',
+          code: 'bad_frame',
+          message: `the frame holds more than ${MAX_FRAME_CONTAINERS} arrays and objects, more than this service parses`,
+        }),
+      );
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);
