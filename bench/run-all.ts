@@ -4,6 +4,9 @@
  * the figures of record and how each was made.
  *
  *   npm run bench                         (or: node --import tsx bench/run-all.ts [name…])
+ *
+ * The soak (issue 10: minutes of hostile traffic against `parley serve`) runs the built CLI, so
+ * build first; alone it is `npm run soak`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,7 @@ const BENCHES = [
   'postgres',
   'consensus',
   'mcp',
+  'soak',
 ] as const;
 
 const wanted = process.argv.slice(2);

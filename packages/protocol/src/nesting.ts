@@ -35,7 +35,7 @@ export function nestsDeeperThan(value: unknown, limit: number = MAX_NESTING_DEPT
  * second or more, so such a frame is refused before it is parsed; this bound keeps a parse to a
  * few milliseconds, and is far above real requests (an order of 38,000 lines holds 38,001).
  */
-export const MAX_FRAME_CONTAINERS = 100_000;
+export const MAX_FRAME_CONTAINERS = 50_000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
