@@ -228,6 +228,22 @@ describe('§5.1 the shop declares the effects that happen, and holds the stock t
     expect(await stock('des-22a')).toBe((before ?? 0) - 4);
   });
 
+  it('an order is cancelled (undone) even after others bought the same item, with true effects', async () => {
+    const start = (await stock('cab-1a')) ?? 0;
+    const mine = (await commit(await order([{ sku: 'cab-1a', qty: 1 }]))) as ReceiptReply;
+    expect((await commit(await order([{ sku: 'cab-1a', qty: 2 }]))).kind).toBe('RECEIPT');
+    const undone = (await agent.send({ verb: 'UNDO', receipt: mine.receipt.id })) as ReceiptReply;
+    expect(undone.kind).toBe('RECEIPT');
+    expect(undone.receipt.effects).toContainEqual({
+      op: 'update',
+      target: 'item/cab-1a',
+      field: 'stock',
+      from: start - 3,
+      to: start - 2,
+    });
+    expect(await stock('cab-1a')).toBe(start - 2);
+  });
+
   it('an order of more than the stock across lines of one sku is conflict, fixed in one line', async () => {
     const left = (await stock('des-22b')) ?? 0;
     const params = {

@@ -105,9 +105,11 @@ export type IntentDefinition = {
    * what was approved. With it, COMMIT reads every update effect that declares a `from` before
    * `apply` runs (inside the commit's transaction when transactional) and answers `conflict` if
    * the value has moved since the proposal was made; after a transactional apply every update
-   * must read its declared `to`, or the commit is rolled back. UNDO likewise holds each update to
-   * the receipt's `to` before `revert` runs. `'data'` reads `field` of the JSON object stored
-   * under the key `target` in ctx.data (`item/des-22b` . `stock`).
+   * must read its declared `to`, or the commit is rolled back. A transactional UNDO is held to
+   * its reversal the same way: each update's `from` must be the value before `revert` ran (the
+   * default reversal declares the commit's `to`), each `to` the value after. `'data'` reads
+   * `field` of the JSON object stored under the key `target` in ctx.data (`item/des-22b`,
+   * `stock`).
    */
   current?: 'data' | CurrentValue;
 };
