@@ -19,6 +19,7 @@ const BENCHES = [
   'postgres',
   'consensus',
   'mcp',
+  'amplification',
   'soak',
 ] as const;
 
