@@ -120,7 +120,7 @@ async function tcpLane(lane: number): Promise<void> {
       frames.push(largeHostileFrame(random, n++));
       tally.large++;
     }
-    await reader.write(Buffer.concat(frames.flatMap((f) => [f.bytes, Buffer.from('\n')])));
+    reader.write(Buffer.concat(frames.flatMap((f) => [f.bytes, Buffer.from('\n')])));
     await reader.until(frames.length);
     tally.frames += frames.length;
     tally.finals += reader.finals.length;
@@ -184,7 +184,7 @@ async function canary(): Promise<void> {
   const reader = await ReplyReader.open(tcp);
   for (let n = 0; !stopped; n++) {
     const start = performance.now();
-    await reader.write(`{"parley":1,"id":"c${n}","verb":"HELLO","budget":50}\n`);
+    reader.write(`{"parley":1,"id":"c${n}","verb":"HELLO","budget":50}\n`);
     await reader.until(1);
     canaryWaits.push(performance.now() - start);
     reader.finals.length = 0;

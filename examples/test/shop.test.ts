@@ -22,17 +22,18 @@ import { agentFor, principalKey } from './support.js';
 const NOW = 1_790_000_000;
 const clock = () => NOW;
 
-describe('example: shop (shop.example), the whole story', async () => {
+/** A fresh shop and an agent of its trusted principal that may spend `perOrder` cents an order. */
+async function shopWithAgent(seed: number, perOrder: number) {
   const principal = await principalKey();
   const shop = await createShopService({ trust: [publicKeyString(principal)], clock });
-  // The principal lets this agent spend up to 30.00 USD per order without asking.
   const agent = await agentFor(
     shop,
     principal,
-    2,
-    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: 3000, currency: 'USD' } }],
+    seed,
+    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: perOrder, currency: 'USD' } }],
     clock,
   );
+  /** The stock of `sku`, as the agent finds it with shop.search. */
   const stockOf = async (sku: string) => {
     const answer = (await agent.send({
       verb: 'ASK',
@@ -43,6 +44,12 @@ describe('example: shop (shop.example), the whole story', async () => {
       (i) => i.sku === sku,
     )?.stock;
   };
+  return { principal, shop, agent, stockOf };
+}
+
+describe('example: shop (shop.example), the whole story', async () => {
+  // The principal lets this agent spend up to 30.00 USD per order without asking.
+  const { principal, agent, stockOf } = await shopWithAgent(2, 3000);
 
   it('has a catalog of at least 60 items', () => {
     expect(catalog().length).toBeGreaterThanOrEqual(60);
@@ -167,15 +174,7 @@ describe('example: shop (shop.example), the whole story', async () => {
 });
 
 describe('§5.1 the shop declares the effects that happen, and holds the stock to them', async () => {
-  const principal = await principalKey();
-  const shop = await createShopService({ trust: [publicKeyString(principal)], clock });
-  const agent = await agentFor(
-    shop,
-    principal,
-    3,
-    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: 100_000, currency: 'USD' } }],
-    clock,
-  );
+  const { agent, stockOf: stock } = await shopWithAgent(3, 100_000);
   const order = async (items: { sku: string; qty: number }[]) => {
     const reply = (await agent.send({
       verb: 'INTENT',
@@ -187,16 +186,6 @@ describe('§5.1 the shop declares the effects that happen, and holds the stock t
   };
   const commit = (p: { id: string; hash: string }) =>
     agent.send({ verb: 'COMMIT', proposal: p.id, hash: p.hash });
-  const stock = async (sku: string) =>
-    (
-      (
-        (await agent.send({
-          verb: 'ASK',
-          capability: 'shop.search',
-          params: { query: sku },
-        })) as AnswerReply
-      ).data as { items: { sku: string; stock: number }[] }
-    ).items.find((i) => i.sku === sku)?.stock;
 
   it('the same sku on two lines is one stock effect with the true from and to', async () => {
     expect(await stock('des-22b')).toBe(15);

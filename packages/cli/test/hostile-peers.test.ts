@@ -84,13 +84,13 @@ async function writeAll(reader: ReplyReader, random: Seeded, frames: HostileFram
         ...new Set([0, ...Array.from({ length: 3 }, () => random.int(line.length)), line.length]),
       ].sort((a, b) => a - b);
       for (let c = 0; c + 1 < cuts.length; c++) {
-        await reader.write(line.subarray(cuts[c], cuts[c + 1]));
+        reader.write(line.subarray(cuts[c], cuts[c + 1]));
         await new Promise((resolve) => setTimeout(resolve, random.int(3)));
       }
     } else {
       const batch = frames.slice(i, i + 1 + random.int(40));
       i += batch.length;
-      await reader.write(Buffer.concat(batch.flatMap((frame) => [frame.bytes, Buffer.from('\n')])));
+      reader.write(Buffer.concat(batch.flatMap((frame) => [frame.bytes, Buffer.from('\n')])));
     }
   }
 }
@@ -119,7 +119,7 @@ async function canary(done: Promise<unknown>): Promise<number> {
   });
   let answered = 0;
   while (!finished) {
-    await reader.write(`{"parley":1,"id":"canary${answered}","verb":"HELLO","budget":50}\n`);
+    reader.write(`{"parley":1,"id":"canary${answered}","verb":"HELLO","budget":50}\n`);
     await reader.until(answered + 1);
     expect(reader.finals[answered]).toMatchObject({ kind: 'BRIEF', re: `canary${answered}` });
     answered++;
@@ -175,7 +175,7 @@ describe('issue 10: hostile peers against parley serve', () => {
         );
         // Still up: a new connection is answered, and the process has not exited.
         const after = await ReplyReader.open(tcp);
-        await after.write('{"parley":1,"id":"after","verb":"HELLO"}\n');
+        after.write('{"parley":1,"id":"after","verb":"HELLO"}\n');
         await after.until(1);
         expect(after.finals[0]).toMatchObject({ kind: 'BRIEF', re: 'after' });
         after.close();

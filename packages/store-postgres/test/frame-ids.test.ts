@@ -1,31 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type ErrorReply,
-  encodeGrant,
-  issueGrant,
-  keyPairFromSeed,
-  proofTarget,
-  publicKeyString,
-  type Request,
-  signProof,
-} from '@parley/protocol';
+import type { ErrorReply } from '@parley/protocol';
 import { defineService, MemoryStore, SqliteStore, type Store } from '@parley/service';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
+import { grantFor, PRINCIPAL, SERVICE_ID, signedFrame } from './agent.js';
 import { DATABASE_URL, dropSchema, freshSchema } from './database.js';
 
-const SERVICE_ID = 'ids.example';
-const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
-const agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
-const token = encodeGrant(
-  await issueGrant(principal, {
-    sub: publicKeyString(agent),
-    caveats: [{ svc: [SERVICE_ID] }, { can: ['*'] }],
-    iat: 1_790_000_000,
-  }),
-);
+const { token } = await grantFor();
 
 const folder = mkdtempSync(join(tmpdir(), 'parley-ids-'));
 const schema = freshSchema();
@@ -52,12 +35,11 @@ describe('§2.1 ids a store cannot hold are bad_frame, on every store', () => {
     const service = defineService({
       id: SERVICE_ID,
       name: 'Ids',
-      trust: [publicKeyString(principal)],
+      trust: [PRINCIPAL],
       store,
-      clock: () => 1_790_000_000,
       log: (_message, error) => logged.push(error),
     });
-    service.intent('ids.touch', {
+    service.intent('acme.touch', {
       plan: () => [
         {
           summary: 'Touch',
@@ -71,28 +53,18 @@ describe('§2.1 ids a store cannot hold are bad_frame, on every store', () => {
       transactional: true,
     });
     /**
-     * A frame with the agent's grant and proof (an auto INTENT's proof signs its frame id,
-     * §4.3.1). A lone surrogate has no canonical form (§10), so such a frame carries a proof that
-     * cannot verify: the id is refused before any proof is looked at.
+     * A frame with the agent's grant and proof, then `id` set in `field`. A lone surrogate has
+     * no canonical form (§10), so no proof can cover it: the frame is signed over a placeholder,
+     * and the id is refused before any proof is looked at.
      */
-    const signed = async (frame: Record<string, unknown>): Promise<string> => {
-      const request = { parley: 1, ...frame } as unknown as Request;
-      request.grants = [token];
-      const ts = 1_790_000_000;
-      request.proof = await signProof(agent, {
-        aud: SERVICE_ID,
-        verb: request.verb,
-        target: proofTarget(request),
-        ts,
-      }).catch(() => ({ key: publicKeyString(agent), ts, sig: 'unsigned' }));
-      return JSON.stringify(request);
-    };
+    const signed = async (body: Record<string, unknown>, field: string, id: string) =>
+      JSON.stringify({ ...(await signedFrame(body, token)), [field]: id });
     for (const id of BAD_IDS) {
       const frames = [
         JSON.stringify({ parley: 1, id, verb: 'HELLO' }),
-        await signed({ id, verb: 'INTENT', capability: 'ids.touch', auto: true }),
-        await signed({ id: 'c1', verb: 'COMMIT', proposal: id, hash: 'h' }),
-        await signed({ id: 'u1', verb: 'UNDO', receipt: id }),
+        await signed({ verb: 'INTENT', capability: 'acme.touch', auto: true }, 'id', id),
+        await signed({ verb: 'COMMIT', proposal: 'p_x', hash: 'h' }, 'proposal', id),
+        await signed({ verb: 'UNDO', receipt: 'r_x' }, 'receipt', id),
         JSON.stringify({ parley: 1, id: 'e1', verb: 'EXPAND', handle: id }),
       ];
       for (const text of frames) {
@@ -104,7 +76,12 @@ describe('§2.1 ids a store cannot hold are bad_frame, on every store', () => {
     }
     // A well-formed id in any script still works end to end.
     const auto = await service.handleText(
-      await signed({ id: 'заказ-😀', verb: 'INTENT', capability: 'ids.touch', auto: true }),
+      JSON.stringify(
+        await signedFrame(
+          { id: 'заказ-😀', verb: 'INTENT', capability: 'acme.touch', auto: true },
+          token,
+        ),
+      ),
     );
     expect(auto).toMatchObject({ kind: 'RECEIPT', auto: true, re: 'заказ-😀' });
     expect(logged).toEqual([]);

@@ -47,6 +47,22 @@ const slotOf = (effect: Effect): string => JSON.stringify([effect.target, effect
 const same = (now: JsonScalar | undefined, declared: JsonScalar | undefined): boolean =>
   (now ?? null) === (declared ?? null);
 
+/** The first update declaring `side` whose value does not read as declared now, and that value. */
+async function firstAmiss(
+  definition: IntentDefinition,
+  effects: readonly Effect[],
+  side: 'from' | 'to',
+  data: DataAccess,
+): Promise<{ effect: Effect; now: JsonScalar | undefined } | undefined> {
+  const read = readerOf(definition);
+  if (read === undefined) return undefined;
+  for (const effect of updatesWith(effects, side)) {
+    const now = await read(effect, data);
+    if (!same(now, effect[side])) return { effect, now };
+  }
+  return undefined;
+}
+
 /**
  * COMMIT, before apply: every update that declares a `from` must still read it, or the world
  * moved since the proposal was made: `conflict`, naming the first value that moved.
@@ -56,16 +72,12 @@ export async function holdFrom(
   effects: readonly Effect[],
   data: DataAccess,
 ): Promise<void> {
-  const read = readerOf(definition);
-  if (read === undefined) return;
-  for (const effect of updatesWith(effects, 'from')) {
-    const now = await read(effect, data);
-    if (same(now, effect.from)) continue;
-    throw new ParleyError(
-      'conflict',
-      `${named(effect)} is ${quoteInput(now ?? null)} now, not ${quoteInput(effect.from)} as when this was proposed; re-run the INTENT (§5.1)`,
-    );
-  }
+  const amiss = await firstAmiss(definition, effects, 'from', data);
+  if (amiss === undefined) return;
+  throw new ParleyError(
+    'conflict',
+    `${named(amiss.effect)} is ${quoteInput(amiss.now ?? null)} now, not ${quoteInput(amiss.effect.from)} as when this was proposed; re-run the INTENT (§5.1)`,
+  );
 }
 
 /** The values the updates among `effects` read now, by what they change (before a revert). */
@@ -114,13 +126,9 @@ export async function checkTo(
   effects: readonly Effect[],
   data: DataAccess,
 ): Promise<void> {
-  const read = readerOf(definition);
-  if (read === undefined) return;
-  for (const effect of updatesWith(effects, 'to')) {
-    const now = await read(effect, data);
-    if (same(now, effect.to)) continue;
-    throw new UndeclaredEffectError(
-      `${capability}: ${named(effect)} became ${JSON.stringify(now ?? null)}, not the declared ${JSON.stringify(effect.to)} (§5.1)`,
-    );
-  }
+  const amiss = await firstAmiss(definition, effects, 'to', data);
+  if (amiss === undefined) return;
+  throw new UndeclaredEffectError(
+    `${capability}: ${named(amiss.effect)} became ${JSON.stringify(amiss.now ?? null)}, not the declared ${JSON.stringify(amiss.effect.to)} (§5.1)`,
+  );
 }
