@@ -195,12 +195,19 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
       fix: [{ say: 'ASK shop.search to find items' }],
     });
   }
-  const items = new Map((await listItems(data)).map((i) => [i.sku, i]));
+  // Each item asked for is read once, and the first unknown one stops the check, so an order
+  // reads at most the catalog; the whole catalog is listed only to suggest a misspelt sku.
+  const items = new Map<string, Item>();
   for (let i = 0; i < requested.length; i++) {
     const { sku, qty } = requested[i] as Line;
-    const item = items.get(sku);
+    let item = items.get(sku);
     if (item === undefined) {
-      const guess = didYouMean(sku, items.keys());
+      item = (await data.get(itemKey(sku))) as Item | undefined;
+      if (item !== undefined) items.set(sku, item);
+    }
+    if (item === undefined) {
+      const catalog = new Map((await listItems(data)).map((known) => [known.sku, known]));
+      const guess = didYouMean(sku, catalog.keys());
       throw new ParleyError(
         'invalid_params',
         `\`items[${i}].sku\` ${quoteInput(sku)} is not in the catalog`,
@@ -210,7 +217,7 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
               ? [{ say: 'ASK shop.search to find the sku' }]
               : [
                   fixLine(requested, i, {
-                    say: `use ${guess} (${items.get(guess)?.name})`,
+                    say: `use ${guess} (${catalog.get(guess)?.name})`,
                     line: { sku: guess, qty },
                   }),
                 ],
