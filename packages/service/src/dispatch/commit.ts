@@ -141,7 +141,7 @@ export async function commit(
   if (holder === null || (request.grants ?? []).length === 0) {
     throw new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)');
   }
-  // Kept by a version that stored anonymous proposals.
+  // A stored proposal without a holder is view-only too (§4.4).
   if (stored.holder === null) throw viewOnly();
   if (holder !== stored.holder) {
     throw new ParleyError(

@@ -51,7 +51,7 @@ describe('SqliteStore files', () => {
     }
   });
 
-  it('makes files an older version left readable owner-only when it opens them', async () => {
+  it('makes readable files already in the folder owner-only when it opens them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parley-modes-'));
     made.push(dir);
     const first = new SqliteStore({ folder: dir });

@@ -60,7 +60,7 @@ export type SqliteStoreOptions = {
 
 /**
  * Makes the database file owner-only before SQLite opens it: created 0600 if missing, changed to
- * 0600 if an older version left it readable. SQLite creates the -wal and -shm files with the
+ * 0600 if it exists with another mode. SQLite creates the -wal and -shm files with the
  * database file's mode; any left from before are changed too.
  */
 function restrictStateFiles(file: string): void {
