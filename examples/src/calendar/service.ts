@@ -74,7 +74,7 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     risk: 'low',
     transactional: true,
     // §5.1: COMMIT holds the meeting's start to the `from` its proposal declared, and UNDO to
-    // the `to` its receipt declared.
+    // the `from` its reversal declares (the start the move set).
     current: 'data',
     async plan(params, ctx) {
       const events = await listEvents(ctx.data);
@@ -97,7 +97,8 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     },
     async revert(action, ctx) {
       const move = action as MoveAction;
-      // The meeting still starts at move.to (`current: 'data'`).
+      // Meetings are never deleted here. If this one moved again since, the reversal below
+      // declares a `from` it no longer has, and the undo is rolled back as a conflict (`current`).
       const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent;
       await ctx.data.put(eventKey(event.id), {
         ...event,
