@@ -4,6 +4,9 @@
  * the figures of record and how each was made.
  *
  *   npm run bench                         (or: node --import tsx bench/run-all.ts [name…])
+ *
+ * The soak (issue 10: minutes of hostile traffic against `parley serve`) runs the built CLI, so
+ * build first; alone it is `npm run soak`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,8 @@ const BENCHES = [
   'consensus',
   'consensus-net',
   'mcp',
+  'amplification',
+  'soak',
 ] as const;
 
 const wanted = process.argv.slice(2);

@@ -2,7 +2,8 @@
  * In-process dispatch through the example shop (`service.handle(frame)`, no transport): the
  * rounds for HELLO, ASK, INTENT and COMMIT on one store. Frames are signed before the clock starts
  * wherever the spec allows a proof to be reused; every COMMIT has its own proposal, made by an
- * INTENT outside the timed part.
+ * INTENT outside the timed part, for an item of its own: the shop holds each item's stock to
+ * the `from` its proposal declared (§5.1), so two proposals made at one stock cannot both commit.
  */
 import { createShopService, type Item, SHOP_ID } from '@parley/examples/shop';
 import {
@@ -61,15 +62,25 @@ export async function shopRounds(
     params: { items: [{ sku: SKU, qty: 1 }] },
   } as const;
   const intentSigned = await agent.signed(orderBody);
-  const pool: Proposal[] = [];
   const propose = async (): Promise<void> => {
-    const reply = await send(agent.again(intentSigned), 'PROPOSALS');
-    if (reply.kind === 'PROPOSALS') pool.push(...reply.proposals);
+    await send(agent.again(intentSigned), 'PROPOSALS');
   };
-  /** `count` COMMIT frames, each for a proposal of its own, signed now (not timed). */
+  let benchItems = 0;
+  /**
+   * `count` COMMIT frames, each for a proposal (standard delivery) of an item of its own, made at
+   * that item's current stock and signed now (not timed).
+   */
   const commitFrames = async (count: number): Promise<Request[]> => {
-    while (pool.length < count) await propose();
-    const proposals = pool.splice(0, count);
+    benchItems = await stockBenchItems(shop, benchItems, count);
+    const proposals: Proposal[] = [];
+    for (let n = 0; n < count; n++) {
+      const order = {
+        ...agent.again(intentSigned),
+        params: { items: [{ sku: benchSku(n), qty: 1 }] },
+      };
+      const reply = await send(order as Request, 'PROPOSALS');
+      if (reply.kind === 'PROPOSALS') proposals.push(reply.proposals[0] as Proposal);
+    }
     return Promise.all(
       proposals.map((p) => agent.signed({ verb: 'COMMIT', proposal: p.id, hash: p.hash })),
     );
@@ -88,6 +99,27 @@ export async function shopRounds(
     },
     close: () => shop.close(),
   };
+}
+
+/** The items only the COMMIT rounds order, one per COMMIT of a round. */
+const benchSku = (n: number): string => `bench-${n}`;
+
+/** Adds bench items up to `count` (there are `stocked` already); returns how many there are. */
+async function stockBenchItems(shop: Service, stocked: number, count: number): Promise<number> {
+  if (count <= stocked) return stocked;
+  await shop.store.withData(async (data) => {
+    for (let n = stocked; n < count; n++) {
+      const item: Item = {
+        sku: benchSku(n),
+        name: `Bench item ${n}`,
+        category: 'bench',
+        price: 799,
+        stock: STOCK,
+      };
+      await data.put(`item/${item.sku}`, item);
+    }
+  });
+  return count;
 }
 
 async function restock(shop: Service): Promise<void> {

@@ -204,3 +204,47 @@ describe('example: calendar (cal.example.com), the whole story', async () => {
     await reopened.close();
   });
 });
+
+describe('§5.1 the calendar holds meetings to what was approved (`current`)', async () => {
+  const principal = await principalKey();
+  const calendar = await createCalendarService({ trust: [publicKeyString(principal)], clock });
+  const agent = await agentFor(
+    calendar,
+    principal,
+    2,
+    [{ svc: [CALENDAR_ID] }, { can: ['calendar.*'] }],
+    clock,
+  );
+  const propose = async (to: string) => {
+    const reply = (await agent.send({
+      verb: 'INTENT',
+      capability: 'calendar.reschedule',
+      params: { event: 'e5', to },
+    })) as ProposalsReply;
+    const [p] = reply.proposals;
+    if (p === undefined) throw new Error(`no proposal: ${JSON.stringify(reply)}`);
+    return p;
+  };
+  const commit = (p: { id: string; hash: string }) =>
+    agent.send({ verb: 'COMMIT', proposal: p.id, hash: p.hash });
+
+  it('of two moves proposed from one start, the second is conflict once the first commits', async () => {
+    const first = await propose('2026-09-25T09:00:00Z');
+    const second = await propose('2026-09-25T11:00:00Z');
+    expect((await commit(first)).kind).toBe('RECEIPT');
+    const refused = (await commit(second)) as ErrorReply;
+    expect(refused).toMatchObject({ code: 'conflict' });
+    expect(refused.message).toContain('event/e5.start is "2026-09-25T09:00:00Z" now');
+  });
+
+  it('a move cannot be undone once the meeting has moved again', async () => {
+    const moved = (await commit(await propose('2026-09-25T13:00:00Z'))) as ReceiptReply;
+    const earlier = (await commit(await propose('2026-09-25T16:00:00Z'))) as ReceiptReply;
+    const refused = (await agent.send({ verb: 'UNDO', receipt: moved.receipt.id })) as ErrorReply;
+    expect(refused).toMatchObject({ code: 'conflict' });
+    expect(refused.message).toContain('the commit cannot be undone');
+    // The latest move undoes, and then the one before it.
+    expect((await agent.send({ verb: 'UNDO', receipt: earlier.receipt.id })).kind).toBe('RECEIPT');
+    expect((await agent.send({ verb: 'UNDO', receipt: moved.receipt.id })).kind).toBe('RECEIPT');
+  });
+});

@@ -22,17 +22,18 @@ import { agentFor, principalKey } from './support.js';
 const NOW = 1_790_000_000;
 const clock = () => NOW;
 
-describe('example: shop (shop.example), the whole story', async () => {
+/** A fresh shop and an agent of its trusted principal that may spend `perOrder` cents an order. */
+async function shopWithAgent(seed: number, perOrder: number) {
   const principal = await principalKey();
   const shop = await createShopService({ trust: [publicKeyString(principal)], clock });
-  // The principal lets this agent spend up to 30.00 USD per order without asking.
   const agent = await agentFor(
     shop,
     principal,
-    2,
-    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: 3000, currency: 'USD' } }],
+    seed,
+    [{ svc: [SHOP_ID] }, { can: ['shop.*'] }, { per: { max: perOrder, currency: 'USD' } }],
     clock,
   );
+  /** The stock of `sku`, as the agent finds it with shop.search. */
   const stockOf = async (sku: string) => {
     const answer = (await agent.send({
       verb: 'ASK',
@@ -43,6 +44,12 @@ describe('example: shop (shop.example), the whole story', async () => {
       (i) => i.sku === sku,
     )?.stock;
   };
+  return { principal, shop, agent, stockOf };
+}
+
+describe('example: shop (shop.example), the whole story', async () => {
+  // The principal lets this agent spend up to 30.00 USD per order without asking.
+  const { principal, agent, stockOf } = await shopWithAgent(2, 3000);
 
   it('has a catalog of at least 60 items', () => {
     expect(catalog().length).toBeGreaterThanOrEqual(60);
@@ -163,5 +170,89 @@ describe('example: shop (shop.example), the whole story', async () => {
       detail: 'refund 104.98 USD',
     });
     expect(await stockOf('aud-5a')).toBe(before);
+  });
+});
+
+describe('§5.1 the shop declares the effects that happen, and holds the stock to them', async () => {
+  const { agent, stockOf: stock } = await shopWithAgent(3, 100_000);
+  const order = async (items: { sku: string; qty: number }[]) => {
+    const reply = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params: { items, delivery: 'standard' },
+    })) as ProposalsReply;
+    if (reply.kind !== 'PROPOSALS') throw new Error(`no proposals: ${JSON.stringify(reply)}`);
+    return reply.proposals[0] as ProposalsReply['proposals'][number];
+  };
+  const commit = (p: { id: string; hash: string }) =>
+    agent.send({ verb: 'COMMIT', proposal: p.id, hash: p.hash });
+
+  it('the same sku on two lines is one stock effect with the true from and to', async () => {
+    expect(await stock('des-22b')).toBe(15);
+    const p = await order([
+      { sku: 'des-22b', qty: 3 },
+      { sku: 'des-22b', qty: 3 },
+    ]);
+    const stockEffects = p.effects.filter((e) => e.target === 'item/des-22b');
+    expect(stockEffects).toEqual([
+      { op: 'update', target: 'item/des-22b', field: 'stock', from: 15, to: 9 },
+    ]);
+    expect(p.summary).toBe('Order 6 items, standard delivery');
+    const receipt = (await commit(p)) as ReceiptReply;
+    expect(receipt.kind).toBe('RECEIPT');
+    expect(await stock('des-22b')).toBe(9);
+  });
+
+  it('of two proposals made at the same stock, the second is conflict once the first commits', async () => {
+    const before = await stock('des-22a');
+    const first = await order([{ sku: 'des-22a', qty: 2 }]);
+    const second = await order([{ sku: 'des-22a', qty: 2 }]);
+    expect((await commit(first)).kind).toBe('RECEIPT');
+    const refused = (await commit(second)) as ErrorReply;
+    expect(refused).toMatchObject({ kind: 'ERROR', code: 'conflict' });
+    expect(refused.message).toContain('item/des-22a.stock');
+    expect(await stock('des-22a')).toBe((before ?? 0) - 2);
+    // A fresh INTENT at the new stock commits.
+    expect((await commit(await order([{ sku: 'des-22a', qty: 2 }]))).kind).toBe('RECEIPT');
+    expect(await stock('des-22a')).toBe((before ?? 0) - 4);
+  });
+
+  it('an order is cancelled (undone) even after others bought the same item, with true effects', async () => {
+    const start = (await stock('cab-1a')) ?? 0;
+    const mine = (await commit(await order([{ sku: 'cab-1a', qty: 1 }]))) as ReceiptReply;
+    expect((await commit(await order([{ sku: 'cab-1a', qty: 2 }]))).kind).toBe('RECEIPT');
+    const undone = (await agent.send({ verb: 'UNDO', receipt: mine.receipt.id })) as ReceiptReply;
+    expect(undone.kind).toBe('RECEIPT');
+    expect(undone.receipt.effects).toContainEqual({
+      op: 'update',
+      target: 'item/cab-1a',
+      field: 'stock',
+      from: start - 3,
+      to: start - 2,
+    });
+    expect(await stock('cab-1a')).toBe(start - 2);
+  });
+
+  it('an order of more than the stock across lines of one sku is conflict, fixed in one line', async () => {
+    const left = (await stock('des-22b')) ?? 0;
+    const params = {
+      items: [
+        { sku: 'des-22b', qty: left },
+        { sku: 'cab-1a', qty: 1 },
+        { sku: 'des-22b', qty: 1 },
+      ],
+    };
+    const error = (await agent.send({
+      verb: 'INTENT',
+      capability: 'shop.order',
+      params,
+    })) as ErrorReply;
+    expect(error.code).toBe('conflict');
+    expect(error.fix?.[0]?.params).toEqual({
+      items: [
+        { sku: 'des-22b', qty: left },
+        { sku: 'cab-1a', qty: 1 },
+      ],
+    });
   });
 });

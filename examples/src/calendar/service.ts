@@ -5,6 +5,7 @@ import {
   dateTimeSeconds,
   didYouMean,
   type PlanContext,
+  quoteInput,
   type Service,
 } from '@parley/service';
 import { defineExample, type ExampleOptions } from '../options.js';
@@ -72,6 +73,9 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     params: { event: 'string — id or title', to: 'datetime' },
     risk: 'low',
     transactional: true,
+    // §5.1: COMMIT holds the meeting's start to the `from` its proposal declared, and UNDO to
+    // the `from` its reversal declares (the start the move set).
+    current: 'data',
     async plan(params, ctx) {
       const events = await listEvents(ctx.data);
       const event = resolveEvent(events, params);
@@ -80,12 +84,8 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     },
     async apply(action, ctx) {
       const move = action as MoveAction;
-      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent | undefined;
-      if (event === undefined)
-        throw new ParleyError('conflict', 'the meeting no longer exists; re-run the INTENT');
-      if (event.start !== move.from) {
-        throw new ParleyError('conflict', 'the meeting was moved meanwhile; re-run the INTENT');
-      }
+      // The meeting still starts at move.from (`current: 'data'`), so it exists.
+      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent;
       const taken = clash(await listEvents(ctx.data), seconds(move.to), event.minutes, event.id);
       if (taken !== undefined)
         throw new ParleyError('conflict', 'that slot was taken meanwhile; re-run the INTENT');
@@ -97,13 +97,9 @@ export async function createCalendarService(options: ExampleOptions): Promise<Se
     },
     async revert(action, ctx) {
       const move = action as MoveAction;
-      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent | undefined;
-      if (event === undefined || event.start !== move.to) {
-        throw new ParleyError(
-          'conflict',
-          'the meeting changed since this move, so the move cannot be undone',
-        );
-      }
+      // Meetings are never deleted here. If this one moved again since, the reversal below
+      // declares a `from` it no longer has, and the undo is rolled back as a conflict (`current`).
+      const event = (await ctx.data.get(eventKey(move.event))) as CalendarEvent;
       await ctx.data.put(eventKey(event.id), {
         ...event,
         start: move.from,
@@ -155,16 +151,12 @@ function resolveEvent(events: CalendarEvent[], params: JsonObject) {
     );
   }
   const guess = didYouMean(name, [...new Set(events.map((e) => e.title))]);
-  throw new ParleyError(
-    'invalid_params',
-    `no meeting has the id or title ${JSON.stringify(name.slice(0, 60))}`,
-    {
-      fix:
-        guess === undefined
-          ? [{ say: 'ASK calendar.find to list meetings' }]
-          : [{ say: `use "${guess}"`, params: { event: guess } }],
-    },
-  );
+  throw new ParleyError('invalid_params', `no meeting has the id or title ${quoteInput(name)}`, {
+    fix:
+      guess === undefined
+        ? [{ say: 'ASK calendar.find to list meetings' }]
+        : [{ say: `use "${guess}"`, params: { event: guess } }],
+  });
 }
 
 function moveProposal(

@@ -1,5 +1,6 @@
 import {
   encodeB64url,
+  type Fix,
   type JsonObject,
   type JsonValue,
   type Money,
@@ -7,7 +8,13 @@ import {
   randomBytes,
   renderMoney,
 } from '@parley/protocol';
-import { type DataAccess, didYouMean, type ProposalDraft, type Service } from '@parley/service';
+import {
+  type DataAccess,
+  didYouMean,
+  type ProposalDraft,
+  quoteInput,
+  type Service,
+} from '@parley/service';
 import { defineExample, type ExampleOptions } from '../options.js';
 import { type Item, itemKey, listItems, seedCatalog } from './catalog.js';
 
@@ -40,9 +47,10 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     summary: 'Search the catalog',
     params: { 'query?': 'string' },
     async run(params, ctx) {
+      // Each distinct word once: a long query of repeated words costs no more than one of them.
       const words =
         typeof params.query === 'string'
-          ? params.query.toLowerCase().split(/\s+/).filter(Boolean)
+          ? [...new Set(params.query.toLowerCase().split(/\s+/).filter(Boolean))]
           : [];
       const items = (await listItems(ctx.data)).filter((item) => {
         const text = `${item.name} ${item.category} ${item.sku}`.toLowerCase();
@@ -64,6 +72,8 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     params: { items: [{ sku: 'string', qty: 'int' }], 'delivery?': 'standard|express' },
     risk: 'medium',
     transactional: true,
+    // §5.1: COMMIT holds each item's stock to the `from` its proposal declared.
+    current: 'data',
     async plan(params, ctx) {
       const lines = await checkLines(ctx.data, params);
       const subtotal = lines.reduce((sum, l) => sum + l.item.price * l.qty, 0);
@@ -75,11 +85,9 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
     },
     async apply(action, ctx) {
       const order = action as OrderAction;
+      // The stock of every line is still what the proposal declared (`current: 'data'`).
       for (const line of order.lines) {
-        const item = (await ctx.data.get(itemKey(line.sku))) as Item | undefined;
-        if (item === undefined || item.stock < line.qty) {
-          throw new ParleyError('conflict', `${line.sku} sold out meanwhile; re-run the INTENT`);
-        }
+        const item = (await ctx.data.get(itemKey(line.sku))) as Item;
         await ctx.data.put(itemKey(line.sku), { ...item, stock: item.stock - line.qty });
       }
       ctx.progress(`charging ${renderMoney(money(order.amount))}`, 0.5);
@@ -150,6 +158,35 @@ export async function createShopService(options: ExampleOptions): Promise<Servic
 
 type CheckedLine = { item: Item; qty: number };
 
+/**
+ * The lines of an order, one per sku in the order first named, with the quantities of repeated
+ * skus added up: the stock of each item changes once, by the whole quantity (§5.1).
+ */
+function mergeLines(requested: readonly Line[]): Line[] {
+  const bySku = new Map<string, Line>();
+  for (const { sku, qty } of requested) {
+    const line = bySku.get(sku);
+    if (line === undefined) bySku.set(sku, { sku, qty });
+    else line.qty += qty;
+  }
+  return [...bySku.values()];
+}
+
+/**
+ * A merge patch cannot change one element of a list (RFC 7396), so a fix of one line repeats the
+ * whole list; it does so only up to this many lines, or the error would be as long as the order.
+ */
+const MAX_FIXED_LINES = 100;
+
+/** §7: the fix that changes line `i`: with a params patch while the list is short enough. */
+function fixLine(requested: readonly Line[], i: number, change: { say: string; line: Line }): Fix {
+  if (requested.length > MAX_FIXED_LINES) return { say: `${change.say} in \`items[${i}]\`` };
+  return {
+    say: change.say,
+    params: { items: requested.map((l, j) => (j === i ? change.line : l)) },
+  };
+}
+
 /** Every line names a known sku with a quantity in stock, else invalid_params/conflict with fixes. */
 async function checkLines(data: DataAccess, params: JsonObject): Promise<CheckedLine[]> {
   const requested = params.items as unknown as Line[];
@@ -158,40 +195,53 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
       fix: [{ say: 'ASK shop.search to find items' }],
     });
   }
-  const items = new Map((await listItems(data)).map((i) => [i.sku, i]));
-  const lines: CheckedLine[] = [];
+  // Each item asked for is read once, and the first unknown one stops the check, so an order
+  // reads at most the catalog; the whole catalog is listed only to suggest a misspelt sku.
+  const items = new Map<string, Item>();
   for (let i = 0; i < requested.length; i++) {
     const { sku, qty } = requested[i] as Line;
-    const item = items.get(sku);
+    let item = items.get(sku);
     if (item === undefined) {
-      const guess = didYouMean(sku, items.keys());
-      const fixed = requested.map((l, j) =>
-        j === i && guess !== undefined ? { ...l, sku: guess } : l,
-      );
+      item = (await data.get(itemKey(sku))) as Item | undefined;
+      if (item !== undefined) items.set(sku, item);
+    }
+    if (item === undefined) {
+      const catalog = new Map((await listItems(data)).map((known) => [known.sku, known]));
+      const guess = didYouMean(sku, catalog.keys());
       throw new ParleyError(
         'invalid_params',
-        `\`items[${i}].sku\` ${JSON.stringify(sku.slice(0, 40))} is not in the catalog`,
+        `\`items[${i}].sku\` ${quoteInput(sku)} is not in the catalog`,
         {
           fix:
             guess === undefined
               ? [{ say: 'ASK shop.search to find the sku' }]
-              : [{ say: `use ${guess} (${items.get(guess)?.name})`, params: { items: fixed } }],
+              : [
+                  fixLine(requested, i, {
+                    say: `use ${guess} (${catalog.get(guess)?.name})`,
+                    line: { sku: guess, qty },
+                  }),
+                ],
         },
       );
     }
     if (qty < 1) {
-      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: 1 } : l));
       throw new ParleyError('invalid_params', `\`items[${i}].qty\` must be at least 1`, {
-        fix: [{ say: 'order 1', params: { items: fixed } }],
+        fix: [fixLine(requested, i, { say: 'order 1', line: { sku, qty: 1 } })],
       });
     }
-    if (qty > item.stock) {
-      const fixed = requested.map((l, j) => (j === i ? { ...l, qty: item.stock } : l));
-      throw new ParleyError('conflict', `only ${item.stock} of ${item.name} in stock`, {
-        fix: item.stock > 0 ? [{ say: `order ${item.stock}`, params: { items: fixed } }] : [],
-      });
-    }
-    lines.push({ item, qty });
+  }
+  const lines = mergeLines(requested).map(({ sku, qty }) => ({
+    item: items.get(sku) as Item,
+    qty,
+  }));
+  const short = lines.find((l) => l.qty > l.item.stock);
+  if (short !== undefined) {
+    const { item } = short;
+    // The fix orders what there is, one line per sku.
+    const fixed = lines.map((l) => ({ sku: l.item.sku, qty: l === short ? item.stock : l.qty }));
+    throw new ParleyError('conflict', `only ${item.stock} of ${item.name} in stock`, {
+      fix: item.stock > 0 ? [{ say: `order ${item.stock}`, params: { items: fixed } }] : [],
+    });
   }
   return lines;
 }

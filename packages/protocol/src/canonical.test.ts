@@ -6,6 +6,7 @@ import {
   MAX_CANONICAL_INTEGER,
   quoteCanonical,
 } from './canonical.js';
+import { MAX_NESTING_DEPTH } from './nesting.js';
 
 /** Reference order for §10: compare keys as arrays of code points. */
 function byCodePointArrays(a: string, b: string): number {
@@ -193,6 +194,21 @@ describe('§10 canonical JSON: values outside JSON', () => {
   it('names what it cannot encode', () => {
     expect(() => canonicalize({ a: new Map() })).toThrow(/Map.*\$\.a/);
     expect(() => canonicalize(1n)).toThrow(/bigint/);
+  });
+});
+
+describe('§10 canonical JSON: nesting', () => {
+  it(`encodes ${MAX_NESTING_DEPTH} levels and refuses more with a RangeError, at any depth`, () => {
+    const nest = (depth: number): unknown => {
+      let value: unknown = 0;
+      for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { k: value };
+      return value;
+    };
+    expect(canonicalize(nest(MAX_NESTING_DEPTH))).toContain('0');
+    for (const depth of [MAX_NESTING_DEPTH + 1, 10_000, 200_000]) {
+      expect(() => canonicalize(nest(depth))).toThrow(RangeError);
+      expect(() => canonicalize(nest(depth))).toThrow(`deeper than ${MAX_NESTING_DEPTH} levels`);
+    }
   });
 });
 

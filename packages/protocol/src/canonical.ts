@@ -1,5 +1,7 @@
 /** §10 canonical JSON: sorted keys, no whitespace, integers only, literal UTF-8. */
 
+import { MAX_NESTING_DEPTH } from './nesting.js';
+
 /** §10: the largest integer allowed in signed or hashed payloads. */
 export const MAX_CANONICAL_INTEGER = 2 ** 53 - 1;
 
@@ -27,7 +29,10 @@ function renderPath(path: Path): string {
   return out;
 }
 
-/** Serializes a JSON value as §10 canonical JSON. Throws TypeError/RangeError on values §10 forbids. */
+/**
+ * Serializes a JSON value as §10 canonical JSON. Throws TypeError/RangeError on values §10 forbids,
+ * and RangeError on nesting deeper than MAX_NESTING_DEPTH (nesting.ts).
+ */
 export function canonicalize(value: unknown): string {
   return write(value, []);
 }
@@ -52,6 +57,11 @@ function write(value: unknown, path: Path): string {
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
+      if (path.length >= MAX_NESTING_DEPTH) {
+        throw new RangeError(
+          `canonical JSON nests deeper than ${MAX_NESTING_DEPTH} levels at ${renderPath(path)}`,
+        );
+      }
       if (Array.isArray(value)) {
         let out = '[';
         for (let i = 0; i < value.length; i++) {

@@ -87,7 +87,12 @@ export {
   readCaveat,
   type WellFormedCaveat,
 } from './grants/caveats.js';
-export { ChainCache, DEFAULT_CHAIN_CACHE_SIZE, type VerifiedChain } from './grants/chain-cache.js';
+export {
+  ChainCache,
+  DEFAULT_CHAIN_CACHE_CHARS,
+  DEFAULT_CHAIN_CACHE_SIZE,
+  type VerifiedChain,
+} from './grants/chain-cache.js';
 export { consentGrant, delegateGrant, type IssueOptions, issueGrant } from './grants/issue.js';
 export {
   blockId,
@@ -121,7 +126,16 @@ export {
   verifyGrant,
 } from './grants/verify.js';
 export { type HashedProposal, hashProposal } from './hash.js';
-export { hasOwn, isPlainObject, type JsonObject, type JsonScalar, type JsonValue } from './json.js';
+export { ID_RULE, isWellFormedId, MAX_ID_LENGTH } from './ids.js';
+export {
+  hasOwn,
+  isPlainObject,
+  type JsonObject,
+  type JsonScalar,
+  type JsonValue,
+  ownValue,
+  setOwn,
+} from './json.js';
 export {
   generateKeyPair,
   isPublicKey,
@@ -144,6 +158,12 @@ export { estimateLens, renderLens } from './lens/render-lens.js';
 export { renderScalar } from './lens/scalar.js';
 export { renderDuration, renderTime } from './lens/time.js';
 export { mergePatch } from './merge-patch.js';
+export {
+  holdsMoreContainersThan,
+  MAX_FRAME_CONTAINERS,
+  MAX_NESTING_DEPTH,
+  nestsDeeperThan,
+} from './nesting.js';
 export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 export {
   PROOF_MAX_SKEW_SECONDS,

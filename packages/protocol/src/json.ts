@@ -14,3 +14,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function hasOwn(object: object, key: string): boolean {
   return Object.hasOwn(object, key);
 }
+
+/** The own property `key` of `object`, never one it inherits (`"constructor"` is not Object). */
+export function ownValue(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** Sets `key` as an own data property, even `"__proto__"`, which `=` would make a prototype. */
+export function setOwn(object: object, key: string, value: unknown): void {
+  Object.defineProperty(object, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from './json.js';
 import { mergePatch } from './merge-patch.js';
+import { MAX_NESTING_DEPTH } from './nesting.js';
 
 const prototypeFields = (): Record<string, unknown> => Object.prototype as Record<string, unknown>;
 
@@ -88,6 +89,20 @@ describe('§4.3, §7 merge patch (RFC 7396)', () => {
   it('never reads members from the prototype of the target', () => {
     const result = mergePatch({}, { toString: { a: 1 } }) as JsonObject;
     expect(result.toString).toEqual({ a: 1 });
+  });
+});
+
+describe('§4.3 merge patch nesting', () => {
+  it(`applies patches ${MAX_NESTING_DEPTH} objects deep and refuses deeper ones, at any depth`, () => {
+    const nest = (depth: number): Record<string, unknown> => {
+      let value: Record<string, unknown> = { leaf: 1 };
+      for (let i = 1; i < depth; i++) value = { k: value };
+      return value;
+    };
+    expect(mergePatch({}, nest(MAX_NESTING_DEPTH))).toEqual(nest(MAX_NESTING_DEPTH));
+    for (const depth of [MAX_NESTING_DEPTH + 1, 10_000]) {
+      expect(() => mergePatch({}, nest(depth))).toThrow(RangeError);
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ErrorCode, ParleyError } from './errors.js';
+import { MAX_ID_LENGTH } from './ids.js';
+import { MAX_NESTING_DEPTH } from './nesting.js';
 import { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 
 /** The §7 code a call throws, or "none". */
@@ -24,6 +26,13 @@ const VALID = {
   UNDO: { parley: 1, id: '5', verb: 'UNDO', receipt: 'r_1' },
   EXPAND: { parley: 1, id: '6', verb: 'EXPAND', handle: 'h_1' },
 } as const;
+
+/** `depth` arrays nested inside each other around 1: `[[1]]` is 2 levels. */
+function nested(depth: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
 
 const ask = (extra: Record<string, unknown>): Record<string, unknown> => ({
   ...VALID.ASK,
@@ -65,6 +74,45 @@ describe('§2.1 parseFrame', () => {
   it('accepts requests and replies and keeps unknown fields', () => {
     const frame = parseFrame('{"parley":1,"id":"s1","re":"1","kind":"ANSWER","data":1,"x":[1]}');
     expect(frame).toEqual({ parley: 1, id: 's1', re: '1', kind: 'ANSWER', data: 1, x: [1] });
+  });
+});
+
+describe('§2.1 ids a store can keep', () => {
+  const frames = (id: string) => [
+    { ...VALID.HELLO, id },
+    { ...VALID.COMMIT, proposal: id },
+    { ...VALID.UNDO, receipt: id },
+    { ...VALID.EXPAND, handle: id },
+  ];
+
+  it.each([
+    ['U+0000', 'a\u0000b'],
+    ['a C0 control', 'a\u001bb'],
+    ['DEL', 'a\u007f'],
+    ['a C1 control', '\u0085'],
+    ['a lone high surrogate', 'a\ud800'],
+    ['a lone low surrogate', '\udc00a'],
+    ['a reversed pair', '\udc00\ud800'],
+    ['an id one character too long', 'x'.repeat(MAX_ID_LENGTH + 1)],
+  ])('refuses an id with %s as bad_frame, saying which characters an id may hold', (_what, id) => {
+    for (const frame of frames(id)) {
+      expect(codeOf(() => checkRequest(frame))).toBe('bad_frame');
+      expect(() => checkRequest(frame)).toThrow('no control character');
+    }
+    expect(codeOf(() => parseFrame(JSON.stringify({ parley: 1, id, kind: 'ANSWER' })))).toBe(
+      'bad_frame',
+    );
+  });
+
+  it.each([
+    ['letters and digits', 'c42'],
+    ['punctuation and spaces', 'a b:c/d.e-f_g'],
+    ['non-Latin text', 'заказ-七'],
+    ['a surrogate pair (emoji)', 'id-😀'],
+    ['U+00A0 and U+2028', '\u00a0\u2028'],
+    ['the longest id', 'x'.repeat(MAX_ID_LENGTH)],
+  ])('accepts an id of %s', (_what, id) => {
+    for (const frame of frames(id)) expect(codeOf(() => checkRequest(frame))).toBe('none');
   });
 });
 
@@ -198,6 +246,19 @@ describe('§2.1, §3, §4 checkRequest', () => {
   ])('rejects params that are %s as invalid_params', (_what, params) => {
     expect(codeOf(() => checkRequest(ask({ params })))).toBe('invalid_params');
     expect(codeOf(() => checkRequest({ ...VALID.INTENT, params }))).toBe('invalid_params');
+  });
+
+  it(`§4.1.1: params nesting deeper than ${MAX_NESTING_DEPTH} levels are invalid_params, saying the limit`, () => {
+    // params itself is one level, so `MAX_NESTING_DEPTH - 1` arrays under it are at the limit.
+    const at = { query: nested(MAX_NESTING_DEPTH - 1) };
+    expect(codeOf(() => checkRequest(ask({ params: at })))).toBe('none');
+    for (const params of [{ query: nested(MAX_NESTING_DEPTH) }, { to: nested(10_000) }]) {
+      expect(codeOf(() => checkRequest(ask({ params })))).toBe('invalid_params');
+      expect(codeOf(() => checkRequest({ ...VALID.INTENT, params }))).toBe('invalid_params');
+    }
+    expect(() => checkRequest(ask({ params: { q: nested(10_000) } }))).toThrow(
+      String(MAX_NESTING_DEPTH),
+    );
   });
 
   it('ignores unknown fields (§2.1)', () => {

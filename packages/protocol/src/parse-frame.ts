@@ -1,6 +1,8 @@
 import { ParleyError } from './errors.js';
 import { type Frame, PARLEY_VERSION, type Request, VERBS, type Verb } from './frames.js';
+import { ID_RULE, isWellFormedId } from './ids.js';
 import { isPlainObject } from './json.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from './nesting.js';
 
 /** A request may present at most this many grants (each is verified; §6.6). */
 export const MAX_GRANTS = 16;
@@ -28,6 +30,7 @@ function checkEnvelope(value: unknown): asserts value is Record<string, unknown>
   if (typeof value.id !== 'string' || value.id.length === 0) {
     throw badFrame('the frame must carry a non-empty string "id"');
   }
+  if (!isWellFormedId(value.id)) throw badFrame(`the frame's "id" must be ${ID_RULE}`);
 }
 
 /** The id of a (possibly malformed) request, or "" when it has none: the `re` of its ERROR. */
@@ -80,6 +83,12 @@ export function checkRequest(frame: unknown): Request {
       if (frame.params !== undefined && !isPlainObject(frame.params)) {
         throw new ParleyError('invalid_params', '"params" must be a JSON object');
       }
+      if (nestsDeeperThan(frame.params)) {
+        throw new ParleyError(
+          'invalid_params',
+          `"params" nests deeper than ${MAX_NESTING_DEPTH} levels of arrays and objects, the most this service walks`,
+        );
+      }
       if (verb === 'INTENT') {
         if (frame.goal !== undefined && typeof frame.goal !== 'string') {
           throw badFrame('"goal" must be a string');
@@ -90,14 +99,14 @@ export function checkRequest(frame: unknown): Request {
       }
       break;
     case 'COMMIT':
-      requireString(frame, 'proposal', verb);
+      requireId(frame, 'proposal', verb);
       requireString(frame, 'hash', verb);
       break;
     case 'UNDO':
-      requireString(frame, 'receipt', verb);
+      requireId(frame, 'receipt', verb);
       break;
     case 'EXPAND':
-      requireString(frame, 'handle', verb);
+      requireId(frame, 'handle', verb);
       break;
   }
   return frame as unknown as Request;
@@ -107,6 +116,12 @@ function requireString(frame: Record<string, unknown>, field: string, verb: Verb
   if (typeof frame[field] !== 'string' || (frame[field] as string).length === 0) {
     throw badFrame(`${verb} must carry a non-empty string "${field}"`);
   }
+}
+
+/** The proposal, receipt or handle a request names: an id a store can keep (ids.ts). */
+function requireId(frame: Record<string, unknown>, field: string, verb: Verb): void {
+  requireString(frame, field, verb);
+  if (!isWellFormedId(frame[field])) throw badFrame(`${verb}'s "${field}" must be ${ID_RULE}`);
 }
 
 function checkProofShape(proof: unknown): void {

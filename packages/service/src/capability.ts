@@ -2,6 +2,7 @@ import type {
   ClarifyOption,
   Effect,
   JsonObject,
+  JsonScalar,
   JsonValue,
   Money,
   ParamSchema,
@@ -106,7 +107,25 @@ export type IntentDefinition = {
    * apply leaves the commit in doubt, and it is never executed a second time.
    */
   transactional?: boolean;
+  /**
+   * §5.1: how to read the value an `update` effect changes, so the service holds the world to
+   * what was approved. With it, COMMIT reads every update effect that declares a `from` before
+   * `apply` runs (inside the commit's transaction when transactional) and answers `conflict` if
+   * the value has moved since the proposal was made; after a transactional apply every update
+   * must read its declared `to`, or the commit is rolled back. A transactional UNDO is held to
+   * its reversal the same way: each update's `from` must be the value before `revert` ran (the
+   * default reversal declares the commit's `to`), each `to` the value after. `'data'` reads
+   * `field` of the JSON object stored under the key `target` in ctx.data (`item/des-22b`,
+   * `stock`).
+   */
+  current?: 'data' | CurrentValue;
 };
+
+/** Reads the value an update effect's `field` of `target` has now (undefined: none). */
+export type CurrentValue = (
+  effect: Effect,
+  data: DataAccess,
+) => JsonScalar | undefined | Promise<JsonScalar | undefined>;
 
 /** A registered capability with its parsed schema. */
 export type CapabilityEntry =

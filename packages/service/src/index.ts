@@ -3,6 +3,7 @@ export {
   type AskContext,
   type AskDefinition,
   type Clarification,
+  type CurrentValue,
   clarify,
   type IntentDefinition,
   type PlanContext,
@@ -17,9 +18,15 @@ export { DraftError } from './dispatch/draft.js';
 export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
 export { OutcomeUnknownError } from './outcome-unknown.js';
 export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';
-export { didYouMean, editDistance } from './params/did-you-mean.js';
+export { didYouMean, editDistance, MAX_COMPARED_LENGTH } from './params/did-you-mean.js';
 export { type ParsedField, type ParsedType, parseSchema, SchemaError } from './params/schema.js';
 export { validateParams } from './params/validate.js';
+export { excerpt, MAX_QUOTED_LENGTH, quoteInput } from './quote-input.js';
+export {
+  RETAINED_HANDLE_CHARS,
+  RETAINED_HANDLES,
+  UNAUTHENTICATED_POOL,
+} from './retained-handles.js';
 export {
   DEFAULT_HANDLE_TTL_SECONDS,
   DEFAULT_PROPOSAL_TTL_SECONDS,
@@ -30,7 +37,11 @@ export {
 } from './service.js';
 export type { ServeOptions, ServiceFactory } from './service-factory.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
-export { PROPOSAL_CACHE_SIZE, ProposalCache } from './store/proposal-cache.js';
+export {
+  PROPOSAL_CACHE_CHARS,
+  PROPOSAL_CACHE_SIZE,
+  ProposalCache,
+} from './store/proposal-cache.js';
 export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
 export {
   SQLITE_FILE_NAME,

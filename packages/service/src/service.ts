@@ -2,7 +2,9 @@ import {
   checkRequest,
   type FinalReply,
   type FinalReplyBody,
+  holdsMoreContainersThan,
   type JsonValue,
+  MAX_FRAME_CONTAINERS,
   ParleyError,
   type Receipt,
   type Request,
@@ -20,6 +22,7 @@ import { intent } from './dispatch/intent.js';
 import { envelope } from './dispatch/reply.js';
 import { undo } from './dispatch/undo.js';
 import { parseSchema } from './params/schema.js';
+import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
@@ -47,6 +50,11 @@ export type ServiceOptions = {
   requireGrants?: { ask?: boolean; intent?: boolean };
   /** Where internal errors are reported; they never reach the peer. Default: stderr. */
   log?: (message: string, error: unknown) => void;
+  /**
+   * The bound of each pool of EXPAND handles (retained-handles.ts): how many handles, and how
+   * many characters of remainder JSON. Defaults RETAINED_HANDLES and RETAINED_HANDLE_CHARS.
+   */
+  retainedHandles?: { handles?: number; chars?: number };
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -75,6 +83,10 @@ export class Service {
         ask: options.requireGrants?.ask ?? false,
         intent: options.requireGrants?.intent ?? false,
       },
+      handles: new RetainedHandles(
+        options.retainedHandles?.handles ?? RETAINED_HANDLES,
+        options.retainedHandles?.chars ?? RETAINED_HANDLE_CHARS,
+      ),
       inFlight: new Map(),
       log:
         options.log ??
@@ -124,8 +136,21 @@ export class Service {
     return briefOf(this.#core);
   }
 
-  /** Handles one frame's text: always exactly one final reply, never a rejection (§2.2). */
+  /**
+   * Handles one frame's text: always exactly one final reply, never a rejection (§2.2). A frame
+   * holding more than MAX_FRAME_CONTAINERS arrays and objects is refused unparsed (its reply's
+   * `re` is "", as for text that is not JSON): parsing it would hold every other request up.
+   */
   handleText(text: string, ctx: HandleContext = {}): Promise<FinalReply> {
+    if (holdsMoreContainersThan(text)) {
+      return Promise.resolve(
+        envelope('', {
+          kind: 'ERROR',
+          code: 'bad_frame',
+          message: `the frame holds more than ${MAX_FRAME_CONTAINERS} arrays and objects, more than this service parses`,
+        }),
+      );
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);
@@ -182,9 +207,9 @@ export class Service {
   #startSweeper(): void {
     if (this.#sweeper !== undefined) return;
     this.#sweeper = setInterval(() => {
-      this.#core.store
-        .sweep(this.#core.now())
-        .catch((error) => this.#core.log('sweep failed', error));
+      const now = this.#core.now();
+      this.#core.handles.sweep(now);
+      this.#core.store.sweep(now).catch((error) => this.#core.log('sweep failed', error));
     }, SWEEP_INTERVAL_MS);
     this.#sweeper.unref?.();
   }

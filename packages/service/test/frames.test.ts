@@ -1,3 +1,4 @@
+import { MAX_FRAME_CONTAINERS } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { keys, send, T0, testClock, toyService } from './harness.js';
 
@@ -43,6 +44,18 @@ describe('§2 frames through the dispatcher', async () => {
       params: [1],
     });
     expect(reply).toMatchObject({ kind: 'ERROR', code: 'invalid_params' });
+  });
+
+  it(`a frame of more than ${MAX_FRAME_CONTAINERS} arrays and objects is bad_frame, unparsed`, async () => {
+    const many = (n: number) =>
+      `{"parley":1,"id":"m","verb":"HELLO","junk":[${Array(n).fill('{}').join(',')}]}`;
+    const refused = await service.handleText(many(MAX_FRAME_CONTAINERS));
+    expect(refused).toMatchObject({ kind: 'ERROR', code: 'bad_frame', re: '' });
+    expect((refused as { message: string }).message).toContain(String(MAX_FRAME_CONTAINERS));
+    expect(await service.handleText(many(MAX_FRAME_CONTAINERS - 2))).toMatchObject({
+      kind: 'BRIEF',
+      re: 'm',
+    });
   });
 
   it('replies carry a fresh id and the request id in re', async () => {

@@ -335,6 +335,11 @@ export class PostgresStore implements Store {
     return row === undefined ? undefined : handleOf(row);
   }
 
+  async deleteHandles(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#run(this.#sql.deleteHandles, [ids]);
+  }
+
   async spentTotal(blockId: string): Promise<number> {
     const row = (await this.#run<{ total: number }>(this.#sql.spentTotal, [blockId]))[0];
     return row?.total ?? 0;

@@ -127,6 +127,10 @@ export function statementsFor(s: SchemaName) {
        SET holder = excluded.holder, remainder = excluded.remainder, expires_at = excluded.expires_at`,
     ),
     getHandle: prepared('getHandle', `SELECT * FROM ${s.id}.handles WHERE id = $1`),
+    deleteHandles: prepared(
+      'deleteHandles',
+      `DELETE FROM ${s.id}.handles WHERE id = ANY ($1::text[])`,
+    ),
 
     spentTotal: prepared('spentTotal', `SELECT total FROM ${s.id}.spend WHERE block_id = $1`),
 

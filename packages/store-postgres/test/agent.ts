@@ -14,6 +14,8 @@ import {
 /** The service the fixture runs (fixtures/acme-instance.ts) and the principal it trusts. */
 export const SERVICE_ID = 'acme.example';
 const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
+/** The principal whose grants the agent holds: a service under test trusts it. */
+export const PRINCIPAL = publicKeyString(principal);
 /** One agent key for everything: only the INTENT's holder may commit its proposals (§4.4). */
 const agent = await keyPairFromSeed(new Uint8Array(32).fill(2));
 

@@ -49,6 +49,7 @@ export class TwoInstanceStore implements Store {
   putAutoReply: Store['putAutoReply'] = (...a) => this.#call('putAutoReply', ...a);
   putHandles: Store['putHandles'] = (...a) => this.#call('putHandles', ...a);
   getHandle: Store['getHandle'] = (...a) => this.#call('getHandle', ...a);
+  deleteHandles: Store['deleteHandles'] = (...a) => this.#call('deleteHandles', ...a);
   spentTotal: Store['spentTotal'] = (...a) => this.#call('spentTotal', ...a);
   withData: Store['withData'] = (work) => this.#pick().withData(work);
   sweep: Store['sweep'] = (...a) => this.#call('sweep', ...a);

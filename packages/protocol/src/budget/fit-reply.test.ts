@@ -180,3 +180,42 @@ describe('§8 fitting: what is returned', () => {
     expect('lens' in fitted).toBe(false);
   });
 });
+
+describe('§8 fitting cost', () => {
+  it('reads each effect as often with 6 halvings as with 13: effects are rendered once per run', () => {
+    // Fitting never changes effects, so measuring the reply after every halving must not
+    // render or check them again: count the reads of each effect's `op`.
+    let reads = 0;
+    const effect = (i: number) =>
+      new Proxy(
+        { op: 'update', target: `item/${i}`, field: 'stock', from: 10, to: 9 },
+        {
+          get(target, key, receiver) {
+            if (key === 'op') reads++;
+            return Reflect.get(target, key, receiver);
+          },
+        },
+      );
+    const count = 500;
+    const proposal = (id: string, lines: number): Proposal => ({
+      id,
+      capability: 'shop.order',
+      summary: 'Order',
+      effects: Array.from({ length: count }, (_, i) => effect(i)) as Proposal['effects'],
+      cost: null,
+      risk: 'low',
+      undo: null,
+      expires: 1790000600,
+      hash: 'x',
+      data: { lines: rows(lines) },
+    });
+    const readsPerEffect = (lines: number): number => {
+      reads = 0;
+      const proposals = [proposal('p1', lines), proposal('p2', lines)];
+      const { elisions } = fitReply({ kind: 'PROPOSALS', proposals }, 200, counter());
+      expect(elisions.length).toBeGreaterThan(1);
+      return reads / (2 * count);
+    };
+    expect(readsPerEffect(2 ** 13)).toBe(readsPerEffect(2 ** 6));
+  });
+});

@@ -52,6 +52,18 @@ describe('§6.4 ChainCache', () => {
     expect(cache.get('t44')).toBeUndefined();
   });
 
+  it('never holds more token characters than its bound, and skips a token longer than it', () => {
+    const cache = new ChainCache(100, 10);
+    cache.set('aaaa', chain('a'));
+    cache.set('bbbb', chain('b'));
+    cache.set('cccc', chain('c'));
+    expect(cache.size).toBe(2);
+    expect(cache.get('aaaa')).toBeUndefined();
+    cache.set('x'.repeat(11), chain('x'));
+    expect(cache.get('x'.repeat(11))).toBeUndefined();
+    expect(cache.size).toBe(2);
+  });
+
   it('stores nothing with a bound of 0, and clears', () => {
     const none = new ChainCache(0);
     none.set('a', chain('a'));

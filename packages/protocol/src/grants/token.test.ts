@@ -4,6 +4,7 @@ import { agent, principal, subAgent } from '../../test/fixtures/keys.js';
 import { decodeB64url, encodeB64url } from '../b64url.js';
 import { canonicalize } from '../canonical.js';
 import { publicKeyString } from '../keys.js';
+import { MAX_NESTING_DEPTH } from '../nesting.js';
 import { delegateGrant, issueGrant } from './issue.js';
 import {
   blockId,
@@ -134,6 +135,15 @@ describe('§6.2 decodeGrant errors name the problem', () => {
     expect(decodeError(tokenOf(JSON.stringify(blocks))).message).toMatch(
       new RegExp(`at most ${MAX_GRANT_BLOCKS} blocks`),
     );
+  });
+
+  it(`payloads nesting deeper than ${MAX_NESTING_DEPTH} levels, at any depth`, () => {
+    for (const depth of [MAX_NESTING_DEPTH, 10_000]) {
+      const json = `[{"p":{"caveats":[${'['.repeat(depth)}${']'.repeat(depth)}]},"s":""}]`;
+      expect(decodeError(tokenOf(json)).message).toMatch(
+        new RegExp(`at most ${MAX_NESTING_DEPTH} levels`),
+      );
+    }
   });
 
   describe('missing or malformed fields', () => {

@@ -2,6 +2,7 @@ import { decodeB64url, encodeB64url } from '../b64url.js';
 import { canonicalize } from '../canonical.js';
 import { hasOwn, isPlainObject } from '../json.js';
 import { isPublicKey, sha256, utf8 } from '../keys.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting.js';
 import type { Block, DelegationPayload, Grant, RootPayload } from './types.js';
 
 /** §6.2: the token prefix. */
@@ -47,6 +48,9 @@ export function decodeGrant(token: string): Grant {
     blocks = JSON.parse(decoder.decode(bytes));
   } catch {
     throw new GrantFormatError('a grant token must encode UTF-8 JSON (a list of blocks)');
+  }
+  if (nestsDeeperThan(blocks)) {
+    throw new GrantFormatError(`a grant may nest at most ${MAX_NESTING_DEPTH} levels`);
   }
   if (!Array.isArray(blocks) || blocks.length === 0) {
     throw new GrantFormatError('a grant must be a non-empty list of blocks');

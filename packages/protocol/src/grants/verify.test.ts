@@ -635,6 +635,15 @@ describe('§6.4 verified-chain cache', () => {
     expect(await check(forged, ctx({ cache }))).toBe('unauthorized');
   });
 
+  it('a chain no one here trusts costs no signature verify and is never cached', async () => {
+    const token = await tokenOf([], { caveats: [], sub: subAgent }, { caveats: [], sub: stranger });
+    const cache = new ChainCache();
+    const untrusted = ctx({ proofKey: S, cache, trusted: [S] });
+    expect(await cost(() => verifyGrant(token, untrusted))).toBe(0);
+    expect(await check(token, untrusted)).toBe('unauthorized');
+    expect(cache.size).toBe(0);
+  });
+
   it('evicts the least recently used chain at its bound', async () => {
     const [t1, t2, t3] = await Promise.all([
       tokenOf([{ nbf: 1 }]),

@@ -61,14 +61,24 @@ const unauthorized = (reason: string): GrantVerdict => ({
   reason,
 });
 
-/** §6.2, §6.4: checks every block's signature and `prev` link; returns the chain or why not. */
-async function verifyChain(token: string): Promise<VerifiedChain | string> {
+const UNTRUSTED = 'the grant is issued by a principal this service does not trust';
+
+/**
+ * §6.2, §6.4: checks every block's signature and `prev` link; returns the chain or why not. The
+ * root's issuer is checked against `trusted` first, so a chain nobody trusts costs no signature
+ * verify and never enters the cache (the outcome, unauthorized, is the same in either order).
+ */
+async function verifyChain(
+  token: string,
+  trusted: GrantContext['trusted'],
+): Promise<VerifiedChain | string> {
   let grant: Grant;
   try {
     grant = decodeGrant(token);
   } catch (error) {
     return error instanceof GrantFormatError ? error.message : 'the grant token is malformed';
   }
+  if (!isTrusted(trusted, grant[0].p.iss)) return UNTRUSTED;
   const blockIds: string[] = [];
   let signer = grant[0].p.iss;
   for (let i = 0; i < grant.length; i++) {
@@ -109,14 +119,13 @@ export async function verifyGrant(token: string, ctx: GrantContext): Promise<Gra
   const cache = ctx.cache === undefined ? sharedCache : ctx.cache;
   let chain = cache?.get(token);
   if (chain === undefined) {
-    const checked = await verifyChain(token);
+    const checked = await verifyChain(token, ctx.trusted);
     if (typeof checked === 'string') return unauthorized(checked);
     chain = checked;
     cache?.set(token, chain);
   }
-  if (!isTrusted(ctx.trusted, chain.principal)) {
-    return unauthorized('the grant is issued by a principal this service does not trust');
-  }
+  // A cached chain may have been verified for a service with other principals (a shared cache).
+  if (!isTrusted(ctx.trusted, chain.principal)) return unauthorized(UNTRUSTED);
   if (chain.holder !== ctx.proofKey) {
     return unauthorized('the proof key is not the holder of the grant');
   }

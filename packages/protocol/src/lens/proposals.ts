@@ -1,4 +1,4 @@
-import type { Proposal, ProposalsBody } from '../frames.js';
+import type { Effect, Proposal, ProposalsBody } from '../frames.js';
 import { renderEffect } from './effect.js';
 import { writeEntry } from './lean.js';
 import { renderMoney } from './money.js';
@@ -10,6 +10,8 @@ export const PROPOSAL_ATTRIBUTES = ['cost', 'risk', 'undo', 'expires'] as const;
 
 /** §9.2: attributes joined with this. */
 const ATTRIBUTE_SEPARATOR = ' · ';
+/** Memo role (LensWriter.reuse) of a proposal's effect lines. */
+const EFFECTS = 'f';
 
 /** Each attribute of a proposal as it renders: `cost: 12.50 USD`, ..., in PROPOSAL_ATTRIBUTES order. */
 function attributesOf(proposal: Proposal): string[] {
@@ -38,9 +40,20 @@ export function writeProposals(w: LensWriter, body: ProposalsBody): void {
   for (let i = 0; i < count; i++) {
     const proposal = proposals[i] as Proposal;
     w.line(0, `[${proposal.id}] ${proposal.summary}`);
-    for (const effect of proposal.effects) w.line(1, renderEffect(effect));
+    writeEffects(w, proposal.effects);
     const own = (attributes[i] as string[]).filter((_, a) => !shared[a]);
     if (own.length > 0) w.line(1, own.join(ATTRIBUTE_SEPARATOR));
     if (proposal.data !== undefined) writeEntry(w, 'data', proposal.data, 1);
   }
+}
+
+/**
+ * A proposal's effect lines at indent 1. Fitting never changes effects (§8), so while it measures
+ * a reply again and again they are rendered once per run, not once per halving.
+ */
+function writeEffects(w: LensWriter, effects: readonly Effect[]): void {
+  if (effects.length === 0 || w.reuse(effects, EFFECTS, 1)) return;
+  const ticket = w.open();
+  for (const effect of effects) w.line(1, renderEffect(effect));
+  w.keep(effects, EFFECTS, 1, ticket);
 }

@@ -351,3 +351,10 @@ describe('§9 Lens is a pure function of its input', () => {
     );
   });
 });
+
+describe('§9.1 the lean fallback keeps every member of the reply', () => {
+  it('renders a "__proto__" member of an unknown reply like any other member', () => {
+    const reply = JSON.parse('{"parley":1,"id":"s1","re":"1","kind":"NEWS","__proto__":{"a":1}}');
+    expect(renderLens(reply)).toBe('kind: NEWS\n__proto__:\n  a: 1');
+  });
+});

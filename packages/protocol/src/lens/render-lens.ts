@@ -10,6 +10,7 @@ import type {
   Reply,
   ReplyBody,
 } from '../frames.js';
+import { setOwn } from '../json.js';
 import { writeBrief } from './brief.js';
 import { writeClarify } from './clarify.js';
 import { writeError } from './error-reply.js';
@@ -27,7 +28,9 @@ const ENVELOPE_FIELDS: ReadonlySet<string> = new Set(['parley', 'id', 're', 'len
 /** The reply without its envelope, for the fallback rendering. */
 function bodyOf(reply: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const key of Object.keys(reply)) if (!ENVELOPE_FIELDS.has(key)) body[key] = reply[key];
+  // setOwn: a "__proto__" member stays a member of the copy, as it was of the reply.
+  for (const key of Object.keys(reply))
+    if (!ENVELOPE_FIELDS.has(key)) setOwn(body, key, reply[key]);
   return body;
 }
 
@@ -41,7 +44,7 @@ export function writeLens(w: LensWriter, reply: unknown): void {
     writeValue(w, reply);
     return;
   }
-  if (!hasReplyShape(reply)) {
+  if (!hasReplyShape(reply, w.memo?.checked)) {
     writeValue(w, bodyOf(reply));
     return;
   }

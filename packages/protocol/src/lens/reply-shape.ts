@@ -35,16 +35,28 @@ function isEffect(value: unknown): boolean {
   );
 }
 
+/**
+ * A list of effects. `checked` remembers lists found well formed during one fitting run, which
+ * measures the same proposals again after every halving: their effects never change (§8).
+ */
+function isEffectList(value: unknown, checked: WeakSet<object> | undefined): boolean {
+  if (!Array.isArray(value)) return false;
+  if (checked?.has(value)) return true;
+  const ok = value.every(isEffect);
+  if (ok) checked?.add(value);
+  return ok;
+}
+
 function isMoney(value: unknown): boolean {
   return isEntries(value) && isNumber(value.amount) && isText(value.currency);
 }
 
-function isProposal(value: unknown): boolean {
+function isProposal(value: unknown, checked: WeakSet<object> | undefined): boolean {
   return (
     isEntries(value) &&
     isText(value.id) &&
     isText(value.summary) &&
-    listOf(value.effects, isEffect) &&
+    isEffectList(value.effects, checked) &&
     (value.cost === null || isMoney(value.cost)) &&
     isText(value.risk) &&
     (value.undo === null || (isEntries(value.undo) && isNumber(value.undo.window))) &&
@@ -103,8 +115,11 @@ function isMore(value: unknown): boolean {
   );
 }
 
-/** Whether `reply` fits the §9.2 template of its kind (and its `more`, if any, is well formed). */
-export function hasReplyShape(reply: Entries): boolean {
+/**
+ * Whether `reply` fits the §9.2 template of its kind (and its `more`, if any, is well formed).
+ * `checked` (LensMemo.checked) remembers effect lists already found well formed.
+ */
+export function hasReplyShape(reply: Entries, checked?: WeakSet<object>): boolean {
   if (!optional(reply, 'more', (more) => listOf(more, isMore))) return false;
   switch (reply.kind) {
     case 'BRIEF':
@@ -112,7 +127,7 @@ export function hasReplyShape(reply: Entries): boolean {
     case 'ANSWER':
       return reply.data !== undefined;
     case 'PROPOSALS':
-      return listOf(reply.proposals, isProposal);
+      return listOf(reply.proposals, (proposal) => isProposal(proposal, checked));
     case 'CLARIFY':
       return (
         isText(reply.question) &&

@@ -9,6 +9,8 @@ import { renderString } from './scalar.js';
 export class LensMemo {
   readonly blocks = new WeakMap<object, Map<string, number>>();
   readonly strings = new Map<string, number>();
+  /** Effect lists found well formed (reply-shape.ts). */
+  readonly checked = new WeakSet<object>();
 }
 
 /** Strings at least this long have their estimate remembered by value (shorter ones are cheap). */
@@ -22,9 +24,23 @@ function indentation(level: number): string {
   return indents[level] as string;
 }
 
+/**
+ * Keys of the one-letter roles, built once: a key built anew is hashed anew on every lookup, and
+ * fitting looks up every row of an array after each halving. Index: indent × 2 + dash.
+ */
+const BUILT_KEYS = new Map<string, string[]>();
+
 /** The situation a block was measured in; the role goes last, as it may hold any text. */
 function memoKey(role: string, indent: number, dash: boolean): string {
-  return `${indent}${dash ? '-' : ''}:${role}`;
+  if (role.length !== 1) return `${indent}${dash ? '-' : ''}:${role}`;
+  let keys = BUILT_KEYS.get(role);
+  if (keys === undefined) {
+    keys = [];
+    BUILT_KEYS.set(role, keys);
+  }
+  const at = indent * 2 + (dash ? 1 : 0);
+  keys[at] ??= `${indent}${dash ? '-' : ''}:${role}`;
+  return keys[at];
 }
 
 function leadingSpaces(text: string): number {
@@ -52,6 +68,11 @@ export class LensWriter {
   private constructor(lines: string[] | undefined, memo: LensMemo | undefined) {
     this.#lines = lines;
     this.#memo = memo;
+  }
+
+  /** The memo of a measuring writer, if it has one. */
+  get memo(): LensMemo | undefined {
+    return this.#memo;
   }
 
   /** A writer that builds the text. */

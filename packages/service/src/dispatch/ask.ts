@@ -3,7 +3,7 @@ import { validateParams } from '../params/validate.js';
 import { authorizeRequest, verifyRequestProof } from './authorize.js';
 import type { ServiceCore } from './core.js';
 import { lookupCapability } from './lookup.js';
-import { fitToBudget } from './reply.js';
+import { fitToBudget, ownerOf } from './reply.js';
 
 /** §4.2 ASK → ANSWER. Reads need no grant unless the service or capability requires one. */
 export async function ask(core: ServiceCore, request: AskRequest): Promise<AnswerBody> {
@@ -21,5 +21,5 @@ export async function ask(core: ServiceCore, request: AskRequest): Promise<Answe
     now: core.now(),
     data: core.store.data,
   });
-  return fitToBudget(core, request, { kind: 'ANSWER', data }, holder);
+  return fitToBudget(core, request, { kind: 'ANSWER', data }, ownerOf(holder, principal));
 }

@@ -7,6 +7,7 @@ import {
   type Request,
   verifyGrant,
 } from '@parley/protocol';
+import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
@@ -110,12 +111,21 @@ function worse(current: Failure | undefined, next: Failure): Failure {
   return current === undefined || RANK[next.code] > RANK[current.code] ? next : current;
 }
 
+/** §4.4: proposals of an INTENT no trusted grant authorized are view-only (intent.ts). */
+function viewOnly(): ParleyError {
+  return new ParleyError(
+    'forbidden',
+    'this proposal came from an INTENT that no grant of a trusted principal authorized, so it can be viewed but never committed; re-send the INTENT with your grants and proof (§4.4)',
+  );
+}
+
 /** §4.4 COMMIT → RECEIPT: exactly the proposal whose hash the agent (and its human) saw, once. */
 export async function commit(
   core: ServiceCore,
   request: CommitRequest,
   ctx: HandleContext,
 ): Promise<ReceiptBody> {
+  if (request.proposal.startsWith(VIEW_ONLY_PREFIX)) throw viewOnly();
   const stored = await core.store.getProposal(request.proposal);
   if (stored === undefined) {
     throw new ParleyError('not_found', 'no such proposal here; re-run the INTENT');
@@ -131,12 +141,8 @@ export async function commit(
   if (holder === null || (request.grants ?? []).length === 0) {
     throw new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)');
   }
-  if (stored.holder === null) {
-    throw new ParleyError(
-      'forbidden',
-      'this proposal came from an INTENT without grants and proof, so it can never be committed; re-send the INTENT with them (§4.4)',
-    );
-  }
+  // A stored proposal without a holder is view-only too (§4.4).
+  if (stored.holder === null) throw viewOnly();
   if (holder !== stored.holder) {
     throw new ParleyError(
       'forbidden',

@@ -1,5 +1,6 @@
 import type { EventReply, Receipt, ServiceInfo } from '@parley/protocol';
 import type { CapabilityEntry } from '../capability.js';
+import type { RetainedHandles } from '../retained-handles.js';
 import type { Store } from '../store/store.js';
 
 /** Everything the verb handlers share: configuration, capabilities, state. */
@@ -14,6 +15,8 @@ export type ServiceCore = {
   proposalTtl: number;
   handleTtl: number;
   requireGrants: { ask: boolean; intent: boolean };
+  /** The EXPAND handles this process issued, by pool, within their bounds. */
+  handles: RetainedHandles;
   /** Work this process is executing now, so a concurrent retry waits instead of failing. */
   inFlight: Map<string, Promise<Receipt>>;
   /** Where internal errors go; never to the peer. */

@@ -19,6 +19,7 @@ export function checkDraft(draft: ProposalDraft, capability: string, undoable: b
     throw new DraftError(`${where}: a proposal needs a summary`);
   }
   if (!Array.isArray(draft.effects)) throw new DraftError(`${where}: effects must be a list`);
+  const updated = new Map<string, number>();
   draft.effects.forEach((effect: Effect, i) => {
     if (
       !isPlainObject(effect) ||
@@ -31,6 +32,17 @@ export function checkDraft(draft: ProposalDraft, capability: string, undoable: b
     }
     if (!isScalar(effect.from ?? null) || !isScalar(effect.to ?? null)) {
       throw new DraftError(`${where}: effect ${i} from/to must be scalars (§5.1)`);
+    }
+    if (effect.op === 'update') {
+      // Two updates of one field cannot both be true: the second starts where the first ends.
+      const key = JSON.stringify([effect.target, effect.field ?? null]);
+      const before = updated.get(key);
+      if (before !== undefined) {
+        throw new DraftError(
+          `${where}: effects ${before} and ${i} both update ${effect.target}${effect.field === undefined ? '' : `.${effect.field}`}; declare one update with the true from and to (§5.1)`,
+        );
+      }
+      updated.set(key, i);
     }
   });
   const cost = draft.cost;

@@ -18,6 +18,7 @@ import type {
   StoredProposal,
 } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
+import { checkTo, holdFrom } from './hold-effects.js';
 import { markInFlight } from './in-flight.js';
 
 /** The outcome of executing (or finding) a commit. */
@@ -113,8 +114,11 @@ export async function executeCommit(
   if (definition.transactional === true) {
     const running = markInFlight(core, stored.proposal.id);
     try {
+      const { effects, capability } = stored.proposal;
       const outcome = await core.store.commitInTransaction(start, async (data) => {
+        await holdFrom(definition, effects, data);
         const result = await definition.apply(stored.action, applyContext(data));
+        await checkTo(definition, capability, effects, data);
         return {
           receipt: receiptOf(stored.proposal, start.startedAt, result),
           action: stored.action,
@@ -139,6 +143,9 @@ export async function executeCommit(
   try {
     let result: JsonValue | undefined;
     try {
+      // Outside a transaction the check and the apply are not atomic: the best a service whose
+      // effects reach outside its store can do (§5.1).
+      await holdFrom(definition, stored.proposal.effects, core.store.data);
       result = await definition.apply(stored.action, applyContext(core.store.data));
     } catch (error) {
       // The apply failed before any effect was made (the apply contract): release and forget;

@@ -9,6 +9,7 @@ import { newReceiptId } from '../ids.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
+import { checkTo, holdReversalFrom, valuesBefore } from './hold-effects.js';
 import { markInFlight } from './in-flight.js';
 
 /** §4.5: effects a reversal undoes by default: updates swap back, creates and deletes invert. */
@@ -58,7 +59,10 @@ export async function executeUndo(
     hash: '',
   };
   const now = core.now();
+  // §5.1: a transactional revert is held to the reversal it declares, like an apply.
+  const held = definition.transactional === true;
   const reverse = async (data: DataAccess): Promise<Receipt> => {
+    const before = held ? await valuesBefore(definition, receipt.effects, data) : undefined;
     const outcome = await revert(action, {
       ...requester,
       now,
@@ -79,6 +83,10 @@ export async function executeUndo(
       undoes: receipt.id,
     };
     if (outcome?.result !== undefined) reversal.result = outcome.result;
+    if (before !== undefined) {
+      holdReversalFrom(reversal.effects, before);
+      await checkTo(definition, receipt.capability, reversal.effects, data);
+    }
     return reversal;
   };
   const key = `undo:${receipt.id}`;

@@ -6,9 +6,10 @@ import {
   sliceRemainder,
 } from '@parley/protocol';
 import { newHandleId } from '../ids.js';
+import { UNAUTHENTICATED_POOL } from '../retained-handles.js';
 import { verifyRequestProof } from './authorize.js';
 import type { ServiceCore } from './core.js';
-import { storeRemainders } from './reply.js';
+import { checkSendable, storeRemainders } from './reply.js';
 
 /**
  * §4.6 EXPAND → ANSWER with the next slice, `{items}` or `{text}`, and a More for the rest. A
@@ -31,6 +32,10 @@ export async function expand(core: ServiceCore, request: ExpandRequest): Promise
   }
   const budget = request.budget ?? DEFAULT_BUDGET;
   const { reply, elisions } = sliceRemainder(record.remainder, budget, () => newHandleId());
-  await storeRemainders(core, record.holder, elisions);
+  // The rest stays in the pool of the handle expanded (the unauthenticated one if it is no longer
+  // retained here: made by another instance, or before a restart).
+  const pool = core.handles.poolOf(record.id) ?? UNAUTHENTICATED_POOL;
+  if (elisions.length > 0) checkSendable(reply);
+  await storeRemainders(core, { holder: record.holder, pool }, elisions);
   return reply;
 }

@@ -8,7 +8,7 @@ import {
 import type { CapabilityEntry } from '../capability.js';
 import { newHandleId } from '../ids.js';
 import type { ServiceCore } from './core.js';
-import { storeRemainders } from './reply.js';
+import { ownerOf, storeRemainders } from './reply.js';
 
 /** A capability's BRIEF entry (§4.1). */
 export function capabilityOf(entry: CapabilityEntry): Capability {
@@ -52,6 +52,8 @@ export async function hello(core: ServiceCore, request: HelloRequest): Promise<B
   while (lean.capabilities.length > 1 && estimateLens(lean) > budget) {
     lean.capabilities = lean.capabilities.slice(0, Math.floor(lean.capabilities.length / 2));
   }
-  await storeRemainders(core, null, [{ handle, remainder: { items, listRoot: 'capabilities' } }]);
+  await storeRemainders(core, ownerOf(null, null), [
+    { handle, remainder: { items, listRoot: 'capabilities' } },
+  ]);
   return lean;
 }

@@ -11,7 +11,7 @@ import {
   verifyAnyGrant,
 } from '@parley/protocol';
 import type { CapabilityEntry, ProposalDraft, Requester } from '../capability.js';
-import { newProposalId } from '../ids.js';
+import { newProposalId, newViewOnlyProposalId } from '../ids.js';
 import { validateParams } from '../params/validate.js';
 import type { AutoKey, AutoRecord, StoredProposal } from '../store/store.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
@@ -20,7 +20,7 @@ import type { HandleContext, ServiceCore } from './core.js';
 import { checkDraft } from './draft.js';
 import { awaitApplying } from './execute-commit.js';
 import { lookupCapability } from './lookup.js';
-import { fitToBudget } from './reply.js';
+import { fitToBudget, ownerOf } from './reply.js';
 
 /** §4.3.1: auto frames are remembered this long after the later of arrival and proof.ts. */
 export const AUTO_REPLAY_SECONDS = 900;
@@ -44,28 +44,58 @@ export async function intent(
     const seen = await core.store.getAuto(auto.key, auto.frameId);
     if (seen !== undefined) return replayAuto(core, seen);
   }
+  // §4.3.1: only an INTENT a trusted grant authorized can commit anything, so only its frames are
+  // remembered; any other auto INTENT is answered as without auto, and a repeat is planned again.
+  let remembered: AutoKey | undefined;
   try {
-    const body = await planIntent(core, request, holder, auto, ctx, entry);
-    if (auto === undefined || body.kind === 'RECEIPT') return body;
-    const kept = await core.store.putAutoReply({ ...auto, proposalId: null, reply: body });
+    const requester = await authorizeIntent(core, request, holder, entry.name);
+    if (requester.principal !== null) remembered = auto;
+    const body = await planIntent(core, request, requester, remembered, ctx, entry);
+    if (remembered === undefined || body.kind === 'RECEIPT') return body;
+    const kept = await core.store.putAutoReply({ ...remembered, proposalId: null, reply: body });
     return kept.reply === body || kept.proposalId === null
       ? (kept.reply ?? body)
       : replayAuto(core, kept);
   } catch (error) {
     // Remember a refusal too, unless it is transient (nothing happened, a repeat may succeed).
     if (
-      auto !== undefined &&
+      remembered !== undefined &&
       error instanceof ParleyError &&
       !['unavailable', 'internal'].includes(error.code)
     ) {
       await core.store.putAutoReply({
-        ...auto,
+        ...remembered,
         proposalId: null,
         reply: { kind: 'ERROR', ...error.toBody() },
       });
     }
     throw error;
   }
+}
+
+/**
+ * §6.4: who the INTENT speaks for. Grants are verified when presented with a proof; a request
+ * none of whose grants verifies is served as anonymous (its proposals are view-only, §4.4)
+ * unless the service requires grants for INTENTs.
+ */
+async function authorizeIntent(
+  core: ServiceCore,
+  request: IntentRequest,
+  holder: string | null,
+  capability: string,
+): Promise<Requester> {
+  const grants = request.grants ?? [];
+  if (holder !== null && grants.length > 0) {
+    const verdict = await verifyAnyGrant(
+      grants,
+      grantContext(core, request, holder, { capability }),
+    );
+    if (verdict.ok) return { holder, principal: verdict.principal };
+    if (core.requireGrants.intent) throw verdictError(verdict);
+  } else if (core.requireGrants.intent) {
+    throw new ParleyError('unauthorized', 'INTENT here needs grants and a proof (§3)');
+  }
+  return { holder, principal: null };
 }
 
 function autoKeyOf(
@@ -100,27 +130,22 @@ async function replayAuto(core: ServiceCore, record: AutoRecord): Promise<FinalR
   );
 }
 
+/**
+ * §4.3 the plan, and what is kept of it. Proposals of an INTENT a trusted grant authorized are
+ * stored for COMMIT; any other INTENT's proposals are view-only (§4.4: they can never be
+ * committed), so they are never stored, and only EXPAND handles of their reply are kept. Nothing
+ * is stored for a reply that is refused because it cannot be sent (§2.1).
+ */
 async function planIntent(
   core: ServiceCore,
   request: IntentRequest,
-  holder: string | null,
+  requester: Requester,
   auto: AutoKey | undefined,
   ctx: HandleContext,
   entry: Extract<CapabilityEntry, { kind: 'intent' }>,
 ): Promise<FinalReplyBody> {
-  const capability = entry.name;
-  const requester: Requester = { holder, principal: null };
-  const grants = request.grants ?? [];
-  if (holder !== null && grants.length > 0) {
-    const verdict = await verifyAnyGrant(
-      grants,
-      grantContext(core, request, holder, { capability }),
-    );
-    if (verdict.ok) requester.principal = verdict.principal;
-    else if (core.requireGrants.intent) throw verdictError(verdict);
-  } else if (core.requireGrants.intent) {
-    throw new ParleyError('unauthorized', 'INTENT here needs grants and a proof (§3)');
-  }
+  const { holder, principal } = requester;
+  const owner = ownerOf(holder, principal);
   const params = request.params ?? {};
   validateParams(entry.fields, params);
   const now = core.now();
@@ -136,7 +161,7 @@ async function planIntent(
       question: planned.question,
       options: planned.options,
     };
-    return fitToBudget(core, request, body, holder);
+    return fitToBudget(core, request, body, owner);
   }
   if (planned.length === 0) {
     throw new ParleyError(
@@ -155,7 +180,7 @@ async function planIntent(
       requester,
     ),
   );
-  await core.store.putProposals(stored);
+  const body: ProposalsBody = { kind: 'PROPOSALS', proposals: stored.map((s) => s.proposal) };
   const first = stored[0] as StoredProposal;
   if (
     auto !== undefined &&
@@ -163,18 +188,24 @@ async function planIntent(
     first.proposal.undo !== null &&
     riskWithin(first.proposal.risk, entry.definition.autoCommitMaxRisk ?? 'high')
   ) {
+    await core.store.putProposals(stored);
     const outcome = await authorizeAndCommit(core, first, request, holder, ctx, auto);
     if (outcome.kind === 'committed') return receiptBody(outcome.receipt, outcome.replay, true);
     if (outcome.kind === 'auto_seen') return replayAuto(core, outcome.record);
     // Not authorized outright: answer exactly as without auto (§4.3.1).
+    return fitToBudget(core, request, body, owner);
   }
-  const body: ProposalsBody = { kind: 'PROPOSALS', proposals: stored.map((s) => s.proposal) };
-  return fitToBudget(core, request, body, holder);
+  // A PROPOSALS reply cannot shed its proposals' effects (§8), so it is always checked against
+  // the frame limit, whether or not its proposals are kept.
+  const keep = principal === null ? keepNothing : () => core.store.putProposals(stored);
+  return fitToBudget(core, request, body, owner, keep);
 }
 
 function riskWithin(risk: Risk, ceiling: Risk): boolean {
   return RISK_LEVELS.indexOf(risk) <= RISK_LEVELS.indexOf(ceiling);
 }
+
+const keepNothing = async (): Promise<void> => {};
 
 function storedProposal(
   core: ServiceCore,
@@ -188,7 +219,7 @@ function storedProposal(
   checkDraft(draft, capability, undoable);
   const ttl = draft.expiresIn ?? core.proposalTtl;
   const unhashed: Omit<Proposal, 'hash'> = {
-    id: newProposalId(),
+    id: requester.principal === null ? newViewOnlyProposalId() : newProposalId(),
     capability,
     summary: draft.summary,
     effects: draft.effects,

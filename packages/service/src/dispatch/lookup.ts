@@ -1,6 +1,7 @@
 import { ParleyError } from '@parley/protocol';
 import type { CapabilityEntry } from '../capability.js';
 import { didYouMean } from '../params/did-you-mean.js';
+import { quoteInput } from '../quote-input.js';
 import type { ServiceCore } from './core.js';
 
 /** §7 unknown_capability, with a did-you-mean fix when a capability of that kind is close. */
@@ -24,12 +25,12 @@ export function lookupCapability<K extends CapabilityEntry['kind']>(
     .filter((c) => c.kind === kind)
     .map((c) => c.name);
   const guess = didYouMean(name, sameKind);
-  const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+  const shown = quoteInput(name);
   throw new ParleyError(
     'unknown_capability',
     guess === undefined
-      ? `this service has no ${kind} capability ${JSON.stringify(shown)}; HELLO lists them`
-      : `this service has no ${kind} capability ${JSON.stringify(shown)}; did you mean ${guess}?`,
+      ? `this service has no ${kind} capability ${shown}; HELLO lists them`
+      : `this service has no ${kind} capability ${shown}; did you mean ${guess}?`,
     {
       fix: [{ say: guess === undefined ? 'send HELLO to list the capabilities' : `use ${guess}` }],
     },

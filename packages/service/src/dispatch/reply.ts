@@ -3,10 +3,14 @@ import {
   type FinalReply,
   type FinalReplyBody,
   fitReply,
+  MAX_FRAME_BYTES,
+  MAX_ID_LENGTH,
+  ParleyError,
   type Remainder,
   type Request,
 } from '@parley/protocol';
 import { newFrameId, newHandleId } from '../ids.js';
+import { UNAUTHENTICATED_POOL } from '../retained-handles.js';
 import type { ServiceCore } from './core.js';
 
 /** Wraps a reply body in its frame envelope (§2.1). */
@@ -14,31 +18,80 @@ export function envelope<B extends FinalReplyBody>(re: string, body: B): FinalRe
   return { parley: 1, id: newFrameId(), re, ...body } as FinalReply;
 }
 
+/** Who the handles of a reply are kept for: the holder EXPAND must prove (§4.6), and the pool. */
+export type HandleOwner = { holder: string | null; pool: string };
+
+/** The owner of a request's handles: its agent's pool if a trusted grant authorized it. */
+export function ownerOf(holder: string | null, principal: string | null): HandleOwner {
+  return { holder, pool: holder !== null && principal !== null ? holder : UNAUTHENTICATED_POOL };
+}
+
 /**
- * §8: fits a reply body to the request's budget and stores the elided remainders under their
- * handles, bound to `holder` when the request carried a verified proof (§4.6).
+ * Room for the envelope around a body: `parley`, our frame id and `re`, which echoes a request id
+ * of at most MAX_ID_LENGTH UTF-16 units (3 UTF-8 bytes each at most).
+ */
+const ENVELOPE_BYTES = 64 + 3 * MAX_ID_LENGTH;
+
+/**
+ * §2.1: a reply frame must not exceed 1 MiB. A body that would is refused with `limit` before
+ * anything it needs (its proposals, its handles) is stored: the peer could never read it.
+ */
+export function checkSendable(body: FinalReplyBody): void {
+  const json = JSON.stringify(body);
+  if (3 * json.length + ENVELOPE_BYTES <= MAX_FRAME_BYTES) return;
+  if (Buffer.byteLength(json) + ENVELOPE_BYTES <= MAX_FRAME_BYTES) return;
+  throw new ParleyError(
+    'limit',
+    'the reply would exceed the 1 MiB frame limit (§2.1) even fitted to the budget, so none of it was kept; ask for less',
+  );
+}
+
+/**
+ * §8: fits a reply body to the request's budget; §2.1: refuses it (`limit`) if it still cannot be
+ * sent. Only then does `keep` run (storing what the reply offers) and are the elided remainders
+ * stored under their handles (§4.6), bound to `owner.holder` when the request had a proof.
  */
 export async function fitToBudget<B extends FinalReplyBody>(
   core: ServiceCore,
   request: Request,
   body: B,
-  holder: string | null,
+  owner: HandleOwner,
+  keep?: () => Promise<void>,
 ): Promise<B> {
   const budget = request.budget ?? DEFAULT_BUDGET;
   const { reply, elisions } = fitReply(body, budget, () => newHandleId());
-  await storeRemainders(core, holder, elisions);
+  if (keep !== undefined || elisions.length > 0) checkSendable(reply as B);
+  await keep?.();
+  await storeRemainders(core, owner, elisions);
   return reply as B;
 }
 
-/** Stores EXPAND remainders under their handles (§4.6: live at least handleTtl seconds). */
+/**
+ * Stores EXPAND remainders under their handles (§4.6: live at least handleTtl seconds), counted
+ * in the owner's pool (retained-handles.ts); handles the pool no longer has room for are deleted.
+ */
 export async function storeRemainders(
   core: ServiceCore,
-  holder: string | null,
+  owner: HandleOwner,
   elisions: readonly { handle: string; remainder: Remainder }[],
 ): Promise<void> {
   if (elisions.length === 0) return;
   const expiresAt = core.now() + core.handleTtl;
   await core.store.putHandles(
-    elisions.map((e) => ({ id: e.handle, holder, remainder: e.remainder, expiresAt })),
+    elisions.map((e) => ({
+      id: e.handle,
+      holder: owner.holder,
+      remainder: e.remainder,
+      expiresAt,
+    })),
   );
+  const evicted = core.handles.add(
+    owner.pool,
+    elisions.map((e) => ({
+      id: e.handle,
+      chars: JSON.stringify(e.remainder).length,
+      expiresAt,
+    })),
+  );
+  if (evicted.length > 0) await core.store.deleteHandles(evicted);
 }

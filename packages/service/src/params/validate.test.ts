@@ -112,6 +112,56 @@ describe('§4.1.1 compact schema validation', () => {
     ]);
   });
 
+  const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
+
+  it.each(PROTOTYPE_NAMES)(
+    '§7: a param named %s is an unknown name, with the usual fix',
+    (name) => {
+      for (const params of [
+        JSON.parse(`{"event":"e1","to":"2026-09-24T15:00:00Z","${name}":1}`),
+        JSON.parse(`{"event":"e1","to":"2026-09-24T15:00:00Z","opts":{"level":"low","${name}":1}}`),
+        JSON.parse(
+          `{"event":"e1","to":"2026-09-24T15:00:00Z","items":[{"sku":"a","qty":1,"${name}":1}]}`,
+        ),
+      ] as JsonObject[]) {
+        const error = failure(params);
+        expect(error.code).toBe('invalid_params');
+        expect(error.message).toContain(name);
+        const patch = error.fix?.[0]?.params as JsonObject;
+        expect(() => validateParams(fields, mergePatch(params, patch) as JsonObject)).not.toThrow();
+      }
+    },
+  );
+
+  it('the fix removes such a name as an own member of the patch', () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const params = JSON.parse(`{"event":"e1","to":"2026-09-24T15:00:00Z","${name}":1}`);
+      expect(JSON.stringify(failure(params).fix?.[0]?.params)).toBe(`{"${name}":null}`);
+    }
+  });
+
+  it('a schema name that objects inherit is required like any other', () => {
+    const own = parseSchema({ toString: 'string', 'valueOf?': 'int' });
+    expect(() => validateParams(own, {})).toThrow('`toString` is required');
+    expect(() => validateParams(own, { toString: 'x' })).not.toThrow();
+  });
+
+  it('§7: messages quote at most a few dozen characters of what the client sent', () => {
+    const long = 'x'.repeat(1_000_000);
+    for (const params of [
+      { ...valid, [long]: 1 },
+      { ...valid, to: long },
+      { ...valid, mode: long },
+      { ...valid, n: long },
+      { ...valid, opts: { level: long } },
+    ] as JsonObject[]) {
+      const error = failure(params);
+      expect(error.code).toBe('invalid_params');
+      expect(error.message.length).toBeLessThan(200);
+      for (const fix of error.fix ?? []) expect(fix.say.length).toBeLessThan(200);
+    }
+  });
+
   it('rejects schemas that are not §4.1.1', () => {
     expect(() => parseSchema({ a: 'integer' })).toThrow(SchemaError);
     expect(() => parseSchema({ a: [] as never })).toThrow(SchemaError);

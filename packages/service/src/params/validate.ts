@@ -3,8 +3,11 @@ import {
   isPlainObject,
   type JsonObject,
   type JsonValue,
+  ownValue,
   ParleyError,
+  setOwn,
 } from '@parley/protocol';
+import { excerpt, quoteInput } from '../quote-input.js';
 import { isDate, isDateTime, lacksZone } from './dates.js';
 import { didYouMean } from './did-you-mean.js';
 import { type BaseType, describeType, type ParsedField, type ParsedType } from './schema.js';
@@ -16,17 +19,13 @@ type Edit = { path: Path; value: JsonValue | undefined };
 /** The first problem found, as a sentence and the edits that fix it (if any are known). */
 type Problem = { message: string; say?: string; edits?: Edit[] };
 
-const MAX_SHOWN = 40;
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
-}
-
+/** A path for messages: `items[2].sku`; a name the client chose is cut short (quote-input.ts). */
 function pathText(path: Path): string {
   let out = '';
-  for (const part of path)
-    out += typeof part === 'number' ? `[${part}]` : out === '' ? part : `.${part}`;
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? excerpt(part) : `.${excerpt(part)}`;
+  }
   return out;
 }
 
@@ -76,7 +75,8 @@ function checkObject(fields: ParsedField[], value: JsonObject, path: Path): Prob
   }
   for (const field of fields) {
     const fieldPath = [...path, field.name];
-    const v = value[field.name];
+    // An own member only: `"toString"` is not a parameter just because objects inherit it.
+    const v = ownValue(value, field.name) as JsonValue | undefined;
     if (v === undefined || (v === null && field.optional)) {
       if (field.optional) continue;
       return {
@@ -121,7 +121,7 @@ function checkValue(type: ParsedType, value: JsonValue, path: Path): Problem | u
 }
 
 function mismatch(here: string, type: ParsedType, value: JsonValue): Problem {
-  return { message: `\`${here}\` must be ${describeType(type)} (got ${show(value)})` };
+  return { message: `\`${here}\` must be ${describeType(type)} (got ${quoteInput(value)})` };
 }
 
 function checkScalar(
@@ -141,7 +141,7 @@ function checkScalar(
   const problem = mismatch(here, type, value);
   const repaired = repairBase(type.base, value);
   if (repaired === undefined) return problem;
-  return { ...problem, say: `send ${show(repaired)}`, edits: [{ path, value: repaired }] };
+  return { ...problem, say: `send ${quoteInput(repaired)}`, edits: [{ path, value: repaired }] };
 }
 
 function baseAccepts(base: BaseType, value: JsonValue): boolean {
@@ -182,41 +182,52 @@ function repairBase(base: BaseType, value: JsonValue): JsonValue | undefined {
 
 /**
  * RFC 7396 patch that performs `edits` on `params`. Objects patch key by key; an edit inside an
- * array replaces that whole array (merge patches cannot address array elements).
+ * array replaces that whole array (merge patches cannot address array elements). Every key is
+ * read and written as an own property, so names like `constructor` and `__proto__` stay data.
  */
 function mergePatchFor(params: JsonObject, edits: Edit[]): JsonObject {
   const edited = structuredClone(params);
   for (const edit of edits) applyEdit(edited, edit);
   const patch: JsonObject = {};
   for (const edit of edits) {
-    let target: JsonObject = patch;
-    let source: JsonValue = edited;
+    let target: object = patch;
+    let source: unknown = edited;
+    // Path segments before the first array are object keys; the walk stops at that array.
     for (let i = 0; i < edit.path.length; i++) {
       const key = edit.path[i] as string;
-      const last = i === edit.path.length - 1;
-      const next = (source as JsonObject)[key];
-      if (last || Array.isArray(next)) {
-        target[key] = next === undefined ? null : structuredClone(next);
+      const next = ownValue(source as object, key);
+      if (i === edit.path.length - 1 || Array.isArray(next)) {
+        setOwn(target, key, next === undefined ? null : structuredClone(next));
         break;
       }
-      const nested = isPlainObject(target[key]) ? (target[key] as JsonObject) : {};
-      target[key] = nested;
-      target = nested;
-      source = next as JsonValue;
+      let nested = ownValue(target, key);
+      if (!isPlainObject(nested)) {
+        nested = {};
+        setOwn(target, key, nested);
+      }
+      target = nested as object;
+      source = next;
     }
   }
   return patch;
 }
 
+/** The member at `key` of an object or array, own members only. */
+function member(node: unknown, key: string | number): unknown {
+  if (Array.isArray(node)) return typeof key === 'number' ? node[key] : undefined;
+  return typeof node === 'object' && node !== null ? ownValue(node, String(key)) : undefined;
+}
+
 function applyEdit(root: JsonObject, edit: Edit): void {
-  let node: JsonValue = root;
-  for (let i = 0; i < edit.path.length - 1; i++) {
-    node = (node as Record<string | number, JsonValue>)[
-      edit.path[i] as string | number
-    ] as JsonValue;
-  }
+  let node: unknown = root;
+  for (let i = 0; i < edit.path.length - 1; i++)
+    node = member(node, edit.path[i] as string | number);
   const last = edit.path[edit.path.length - 1] as string | number;
-  const container = node as Record<string | number, JsonValue>;
-  if (edit.value === undefined) delete container[last];
-  else container[last] = edit.value;
+  // Edits inside arrays replace elements; only object members are removed (unknown names).
+  if (Array.isArray(node)) {
+    node[last as number] = edit.value as JsonValue;
+  } else if (typeof node === 'object' && node !== null) {
+    if (edit.value === undefined) delete (node as Record<string, unknown>)[String(last)];
+    else setOwn(node, String(last), edit.value);
+  }
 }

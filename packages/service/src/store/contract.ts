@@ -323,6 +323,16 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       expect(await store.getHandle('h_missing')).toBeUndefined();
     });
 
+    it('forgets the handles it is told to, and ignores unknown ids', async () => {
+      const kept = { id: unique('h_'), holder: null, remainder: { text: 'a' }, expiresAt: 2e9 };
+      const gone = { id: unique('h_'), holder: null, remainder: { text: 'b' }, expiresAt: 2e9 };
+      await store.putHandles([kept, gone]);
+      await store.deleteHandles([gone.id, 'h_never']);
+      await store.deleteHandles([]);
+      expect(await store.getHandle(gone.id)).toBeUndefined();
+      expect(await store.getHandle(kept.id)).toEqual(kept);
+    });
+
     it('service data: get, put, delete, prefix list in key order, atomic withData', async () => {
       await store.data.put('b/2', { n: 2 });
       await store.data.put('b/1', { n: 1 });

@@ -243,6 +243,10 @@ export class MemoryStore implements Store {
     return record === undefined ? undefined : copy(record);
   }
 
+  async deleteHandles(ids: string[]): Promise<void> {
+    for (const id of ids) this.#handles.delete(id);
+  }
+
   async spentTotal(blockId: string): Promise<number> {
     return this.#spent.get(blockId) ?? 0;
   }

@@ -27,6 +27,7 @@ type WriterStatement =
   | 'insertAutoIfAbsent'
   | 'deleteAutosOf'
   | 'putHandle'
+  | 'deleteHandle'
   | 'putData'
   | 'deleteData'
   | 'sweepProposals'
@@ -101,6 +102,7 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     putHandle: db.prepare(
       'INSERT OR REPLACE INTO handles (id, holder, remainder, expires_at) VALUES (?, ?, ?, ?)',
     ),
+    deleteHandle: db.prepare('DELETE FROM handles WHERE id = ?'),
     // An upsert updates the row in place; OR REPLACE would delete it and insert it again under a
     // new rowid, rewriting the key's index entry too (two more WAL pages per updated key).
     putData: db.prepare(

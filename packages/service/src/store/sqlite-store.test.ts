@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { describeStoreContract } from './contract.js';
-import { SqliteStore } from './sqlite-store.js';
+import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 
 let folder: string;
 
@@ -18,4 +19,50 @@ describeStoreContract('SqliteStore', {
   async cleanup() {
     rmSync(folder, { recursive: true, force: true });
   },
+});
+
+describe('SqliteStore files', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const modes = (dir: string) =>
+    Object.fromEntries(
+      readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mode & 0o777]),
+    );
+
+  it('creates parley.db, -wal and -shm owner-only (0600) in an existing world-readable folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-modes-'));
+    made.push(dir);
+    chmodSync(dir, 0o755);
+    const previous = process.umask(0o022);
+    try {
+      const store = new SqliteStore({ folder: dir });
+      await store.data.put('order/1', { card: '4242' });
+      expect(modes(dir)).toEqual({
+        [SQLITE_FILE_NAME]: 0o600,
+        [`${SQLITE_FILE_NAME}-wal`]: 0o600,
+        [`${SQLITE_FILE_NAME}-shm`]: 0o600,
+      });
+      await store.close();
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it('makes readable files already in the folder owner-only when it opens them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-modes-'));
+    made.push(dir);
+    const first = new SqliteStore({ folder: dir });
+    await first.data.put('a', 1);
+    await first.close();
+    writeFileSync(join(dir, `${SQLITE_FILE_NAME}-wal`), '');
+    for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o644);
+    const store = new SqliteStore({ folder: dir });
+    await store.data.put('b', 2);
+    for (const mode of Object.values(modes(dir))) expect(mode).toBe(0o600);
+    expect(await store.data.get('a')).toBe(1);
+    await store.close();
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
@@ -35,6 +35,15 @@ import type {
 
 /** The database file inside the data folder. */
 export const SQLITE_FILE_NAME = 'parley.db';
+/** SQLite's companions of the database file in WAL mode. */
+const SQLITE_COMPANIONS = ['-wal', '-shm'] as const;
+/** Owner read and write only: the files hold orders, payments and calendars. */
+const STATE_FILE_MODE = 0o600;
+/**
+ * The size SQLite truncates the WAL file back to after a checkpoint. Without it the file keeps
+ * the size of the largest burst of writes it ever held.
+ */
+const WAL_SIZE_LIMIT_BYTES = 16 * 1_048_576;
 
 /**
  * SQLite durability. FULL (the default) fsyncs the WAL on every commit, so a commit that was
@@ -44,10 +53,23 @@ export const SQLITE_FILE_NAME = 'parley.db';
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
 
 export type SqliteStoreOptions = {
-  /** The data folder; created (mode 0700) if missing. */
+  /** The data folder; created (mode 0700) if missing. Its files are made 0600 whatever its mode. */
   folder: string;
   synchronous?: SqliteSynchronous;
 };
+
+/**
+ * Makes the database file owner-only before SQLite opens it: created 0600 if missing, changed to
+ * 0600 if it exists with another mode. SQLite creates the -wal and -shm files with the
+ * database file's mode; any left from before are changed too.
+ */
+function restrictStateFiles(file: string): void {
+  closeSync(openSync(file, 'a', STATE_FILE_MODE));
+  chmodSync(file, STATE_FILE_MODE);
+  for (const suffix of SQLITE_COMPANIONS) {
+    if (existsSync(file + suffix)) chmodSync(file + suffix, STATE_FILE_MODE);
+  }
+}
 
 /** Rolled back by `begin` when a cap is exceeded; never escapes the store. */
 class OverLimit extends Error {
@@ -74,8 +96,10 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     mkdirSync(options.folder, { recursive: true, mode: 0o700 });
     const file = join(options.folder, SQLITE_FILE_NAME);
+    restrictStateFiles(file);
     this.#writer = new Database(file);
     this.#writer.pragma('journal_mode = WAL');
+    this.#writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.#writer.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     this.#writer.pragma('busy_timeout = 5000');
     migrateSqlite(this.#writer);
@@ -393,6 +417,13 @@ export class SqliteStore implements Store {
       remainder: parse(row.remainder),
       expiresAt: row.expires_at,
     };
+  }
+
+  deleteHandles(ids: string[]): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.#write(() => {
+      for (const id of ids) this.#w.deleteHandle.run(id);
+    });
   }
 
   async spentTotal(blockId: string): Promise<number> {

@@ -162,6 +162,8 @@ export interface Store {
 
   putHandles(records: HandleRecord[]): Promise<void>;
   getHandle(id: string): Promise<HandleRecord | undefined>;
+  /** Forgets these handles (the service's retention bound evicted them); unknown ids are ignored. */
+  deleteHandles(ids: string[]): Promise<void>;
 
   /** Cumulative reserved spend of a block (§6.3). */
   spentTotal(blockId: string): Promise<number>;

@@ -1,0 +1,218 @@
+import {
+  type AnswerReply,
+  type ErrorReply,
+  type ProposalsReply,
+  publicKeyString,
+} from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { defineService, MemoryStore, UNAUTHENTICATED_POOL } from '../src/index.js';
+import {
+  agentSetup,
+  BASE_CAVEATS,
+  grant,
+  keys,
+  request,
+  SERVICE_ID,
+  send,
+  T0,
+  testClock,
+} from './harness.js';
+
+const { principal, agent, mallory } = await keys();
+const trust = [publicKeyString(principal)];
+
+/** An INTENT from the agent: anonymous, with a proof alone, or with these grants and a proof. */
+async function intentFrom(
+  how: 'anonymous' | 'proof' | string[],
+  body: Record<string, unknown>,
+): Promise<unknown> {
+  const frame = { verb: 'INTENT' as const, ...body };
+  if (how === 'anonymous') return request(frame);
+  return request(frame, { key: agent, ts: T0, ...(how === 'proof' ? {} : { grants: how }) });
+}
+
+describe('§4.4 proposals no trusted grant authorized are view-only, and never stored', async () => {
+  const s = await agentSetup({ principal, agent, trust });
+  const untrusted = await grant(mallory, agent, BASE_CAVEATS);
+  const buy = { capability: 'acme.buy', params: { amount: 5, alternatives: 2 } };
+
+  it.each([
+    ['anonymous', 'anonymous'],
+    ['a proof without grants', 'proof'],
+    ['a grant from an untrusted principal', [untrusted]],
+  ] as const)(
+    'an INTENT with %s: proposals are shown, not kept, and COMMIT is forbidden',
+    async (_what, how) => {
+      const reply = (await send(s.service, await intentFrom(how as never, buy)))
+        .reply as ProposalsReply;
+      expect(reply.kind).toBe('PROPOSALS');
+      expect(reply.proposals).toHaveLength(2);
+      for (const p of reply.proposals) {
+        expect(p.id.startsWith('pv_')).toBe(true);
+        expect(await s.store.getProposal(p.id)).toBeUndefined();
+        const commit = await request(
+          { verb: 'COMMIT', proposal: p.id, hash: p.hash },
+          { key: agent, grants: [s.token], ts: T0 },
+        );
+        const refused = (await send(s.service, commit)).reply as ErrorReply;
+        expect(refused).toMatchObject({ code: 'forbidden' });
+        expect(refused.message).toContain('§4.4');
+      }
+    },
+  );
+
+  it('an INTENT a trusted grant authorized keeps its proposals for COMMIT', async () => {
+    const reply = (await send(s.service, await intentFrom([s.token], buy))).reply as ProposalsReply;
+    for (const p of reply.proposals) {
+      expect(p.id.startsWith('p_')).toBe(true);
+      expect(await s.store.getProposal(p.id)).toBeDefined();
+    }
+  });
+
+  it('§4.3.1: an auto INTENT no grant authorized commits nothing and is not remembered', async () => {
+    const frame = await intentFrom('proof', { ...buy, id: 'auto-1', auto: true });
+    expect((await send(s.service, frame)).reply.kind).toBe('PROPOSALS');
+    expect(await s.store.getAuto(publicKeyString(agent), 'auto-1')).toBeUndefined();
+    const authorized = await intentFrom([s.token], { ...buy, id: 'auto-2', auto: true });
+    expect((await send(s.service, authorized)).reply.kind).toBe('RECEIPT');
+    expect(await s.store.getAuto(publicKeyString(agent), 'auto-2')).toBeDefined();
+  });
+});
+
+describe('§2.1 a reply that cannot be sent keeps nothing', async () => {
+  const store = new MemoryStore();
+  const service = defineService({ id: SERVICE_ID, name: 'Big', trust, clock: () => T0, store });
+  service.intent('acme.many', {
+    params: { count: 'int' },
+    plan: (params) => [
+      {
+        summary: 'Touch many things',
+        effects: Array.from({ length: params.count as number }, (_, i) => ({
+          op: 'update' as const,
+          target: `item/${i}`,
+          field: 'stock',
+          from: 10,
+          to: 9,
+        })),
+        action: null,
+      },
+    ],
+    apply: () => null,
+  });
+  const token = await grant(principal, agent, BASE_CAVEATS);
+
+  it.each([
+    ['anonymous', 'anonymous'],
+    ['authorized', [token]],
+  ] as const)(
+    '%s: a PROPOSALS reply over 1 MiB is limit, and no proposal is stored',
+    async (_what, how) => {
+      const puts: number[] = [];
+      const putProposals = store.putProposals.bind(store);
+      store.putProposals = async (records) => {
+        puts.push(records.length);
+        return putProposals(records);
+      };
+      const frame = await intentFrom(how as never, {
+        capability: 'acme.many',
+        params: { count: 20_000 },
+      });
+      const reply = (await send(service, frame)).reply as ErrorReply;
+      expect(reply).toMatchObject({ kind: 'ERROR', code: 'limit' });
+      expect(reply.message).toContain('1 MiB');
+      expect(puts).toEqual([]);
+      const small = await intentFrom(how as never, {
+        capability: 'acme.many',
+        params: { count: 3 },
+      });
+      expect((await send(service, small)).reply.kind).toBe('PROPOSALS');
+      expect(puts).toEqual(how === 'anonymous' ? [] : [1]);
+      store.putProposals = putProposals;
+    },
+  );
+});
+
+describe('§4.6 EXPAND handles are kept within a bound per pool, oldest out first', async () => {
+  const clock = testClock();
+  const store = new MemoryStore();
+  const token = await grant(principal, agent, BASE_CAVEATS);
+  const bounded = defineService({
+    id: SERVICE_ID,
+    name: 'Bounded',
+    trust,
+    clock: clock.now,
+    store,
+    retainedHandles: { handles: 3 },
+    requireGrants: { ask: false },
+  });
+  bounded.ask('acme.list', {
+    params: { 'count?': 'int' },
+    requireGrant: false,
+    run: (params) => ({ rows: Array.from({ length: Number(params.count ?? 50) }, (_, i) => i) }),
+  });
+  bounded.ask('acme.mine', {
+    requireGrant: true,
+    run: () => ({ rows: Array.from({ length: 50 }, (_, i) => `row ${i}`) }),
+  });
+
+  const handleOf = (reply: unknown): string => {
+    const handle = (reply as AnswerReply).more?.[0]?.handle;
+    if (handle === undefined) throw new Error('no handle');
+    return handle;
+  };
+  const expand = async (handle: string, signed: boolean) =>
+    (
+      await send(
+        bounded,
+        await request(
+          { verb: 'EXPAND', handle, budget: 30 },
+          signed ? { key: agent, grants: [token], ts: T0 } : undefined,
+        ),
+      )
+    ).reply;
+
+  it('an unauthenticated flood keeps the newest handles only, and an agent keeps its own', async () => {
+    const ask = async (capability: string, signed: boolean) =>
+      handleOf(
+        (
+          await send(
+            bounded,
+            await request(
+              { verb: 'ASK', capability, budget: 20 },
+              signed ? { key: agent, grants: [token], ts: T0 } : undefined,
+            ),
+          )
+        ).reply,
+      );
+    const mine = await ask('acme.mine', true);
+    const flood: string[] = [];
+    for (let i = 0; i < 10; i++) flood.push(await ask('acme.list', false));
+    for (const [i, handle] of flood.entries()) {
+      const reply = await expand(handle, false);
+      expect(reply.kind).toBe(i < 7 ? 'ERROR' : 'ANSWER');
+      if (reply.kind === 'ERROR') expect(reply).toMatchObject({ code: 'not_found' });
+    }
+    expect((await expand(mine, true)).kind).toBe('ANSWER');
+    expect(await store.getHandle(flood[0] as string)).toBeUndefined();
+  });
+
+  it('repeated EXPANDs of one handle stay in its pool, within the bound', async () => {
+    const first = (
+      await send(
+        bounded,
+        await request({ verb: 'ASK', capability: 'acme.list', params: { count: 400 }, budget: 30 }),
+      )
+    ).reply;
+    let handle = handleOf(first);
+    const issued = [handle];
+    for (let i = 0; i < 6; i++) {
+      const slice = await expand(handle, false);
+      handle = handleOf(slice);
+      issued.push(handle);
+    }
+    const kept = [];
+    for (const id of issued) if ((await store.getHandle(id)) !== undefined) kept.push(id);
+    expect(kept).toEqual(issued.slice(-3));
+    expect(UNAUTHENTICATED_POOL).toBe('');
+  });
+});
