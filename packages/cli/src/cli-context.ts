@@ -1,4 +1,5 @@
 import { parleyHome } from './home/parley-home.js';
+import { writeStderr, writeStdout } from './standard-streams.js';
 
 /** What every command reads from its surroundings; tests of a command replace none of it. */
 export interface CliContext {
@@ -18,8 +19,8 @@ export interface CliContext {
 export function processContext(env: NodeJS.ProcessEnv = process.env): CliContext {
   return {
     home: parleyHome(env),
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out: writeStdout,
+    err: writeStderr,
     stderrIsTty: process.stderr.isTTY === true,
     now: () => Math.floor(Date.now() / 1000),
   };

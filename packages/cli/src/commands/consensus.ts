@@ -10,6 +10,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliError, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { reasonOf } from '../home/parley-home.js';
+import { readStdin } from '../standard-streams.js';
 
 /**
  * The consensus commands of @parley/consensus: `decide`, `verify-receipt`, `check-party`. Each
@@ -23,8 +24,8 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .argument('<spec>', 'SPEC.json: {title, options, parties}')
     .option('--json', 'print {status, decision, transcript, transcript_sha256}')
     .action(
-      cli.act((spec: string, flags: { json?: boolean }) =>
-        emit(cli.ctx, decideCommand(readText(spec), { json: flags.json === true })),
+      cli.act(async (spec: string, flags: { json?: boolean }) =>
+        emit(cli.ctx, decideCommand(await readText(spec), { json: flags.json === true })),
       ),
     );
   program
@@ -32,7 +33,9 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .description('re-derive every claim of a consensus receipt')
     .argument('<file>', 'the receipt file')
     .action(
-      cli.act(async (file: string) => emit(cli.ctx, await verifyReceiptCommand(readText(file)))),
+      cli.act(async (file: string) =>
+        emit(cli.ctx, await verifyReceiptCommand(await readText(file))),
+      ),
     );
   program
     .command('check-party')
@@ -40,8 +43,8 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .argument('<party>', 'PARTY.json: one party of a spec')
     .argument('<decision>', 'DECISION.json: the option, null, or `decide --json` output')
     .action(
-      cli.act((party: string, decision: string) =>
-        emit(cli.ctx, checkPartyCommand(readText(party), readText(decision))),
+      cli.act(async (party: string, decision: string) =>
+        emit(cli.ctx, checkPartyCommand(await readText(party), await readText(decision))),
       ),
     );
 }
@@ -52,9 +55,11 @@ function emit(ctx: CliContext, output: CommandOutput): ExitCode {
   return output.exitCode;
 }
 
-function readText(path: string): string {
+/** A file's text, or stdin's for `-`. */
+async function readText(path: string): Promise<string> {
+  if (path === '-') return readStdin();
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
   }
