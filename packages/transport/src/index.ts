@@ -1,3 +1,9 @@
+export {
+  BrowserPolicy,
+  type BrowserPolicyOptions,
+  type BrowserRequest,
+  type BrowserVerdict,
+} from './browser-policy.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS, type DialOptions, dial } from './dial.js';
 export type { FrameConnection, FrameReceiver } from './frame-connection.js';
 export type { FrameHandler, HandleContext } from './handler.js';

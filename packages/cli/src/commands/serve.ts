@@ -7,6 +7,7 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
 import { type Endpoint, runExample, untilStopped } from '../serve/run-example.js';
@@ -16,7 +17,7 @@ export const HTTP_PATH = '/parley';
 /** Where `serve` listens when no endpoint is given (§2.3's default TCP port). */
 const DEFAULT_TCP = '127.0.0.1:7447';
 
-type ServeFlags = {
+type ServeFlags = BrowserFlags & {
   tcp?: string[];
   tls?: string[];
   cert?: string;
@@ -34,7 +35,7 @@ type ServeFlags = {
  * bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
  */
 export function registerServe(program: Command, cli: Cli): void {
-  program
+  const command = program
     .command('serve')
     .description(`run a bundled example service (${EXAMPLE_NAMES.join(', ')})`)
     .argument('<name>', EXAMPLE_NAMES.join(' or '))
@@ -51,42 +52,42 @@ export function registerServe(program: Command, cli: Cli): void {
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
-    .option('--no-local-trust', 'do not trust the local principal key')
-    .action(
-      cli.act(async (name: string, flags: ServeFlags) => {
-        const { ctx } = cli;
-        if (!isExampleName(name)) {
-          throw new CliError(`no example service "${name}"; choose ${EXAMPLE_NAMES.join(' or ')}`);
-        }
-        if (flags.store !== undefined && flags.data !== undefined) {
-          throw new CliError('--store and --data both say where state lives: give one of them');
-        }
-        const endpoints = endpointsFrom(flags);
-        const trust = await trustedKeys(ctx.home, flags);
-        // With --stdio, stdout carries frames only: everything else goes to stderr.
-        const say = flags.stdio === true ? ctx.err : ctx.out;
-        const running = await runExample(name, {
-          store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name)),
-          trust,
-          endpoints,
-          log: (line) => ctx.err(`${line}\n`),
-        });
-        for (const server of running.servers) say(`listening ${server.address} (${name})\n`);
-        if (trust.length === 0) {
-          ctx.err(
-            'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
-          );
-        }
-        for (const key of trust) ctx.err(`trusting principal ${key}\n`);
-        await untilStopped([running], (stop) => {
-          if (flags.stdio !== true) return;
-          process.stdin.once('end', stop);
-          process.stdin.once('close', stop);
-        });
-        ctx.err(`stopped ${name}\n`);
-        return EXIT.ok;
-      }),
-    );
+    .option('--no-local-trust', 'do not trust the local principal key');
+  addBrowserFlags(command).action(
+    cli.act(async (name: string, flags: ServeFlags) => {
+      const { ctx } = cli;
+      if (!isExampleName(name)) {
+        throw new CliError(`no example service "${name}"; choose ${EXAMPLE_NAMES.join(' or ')}`);
+      }
+      if (flags.store !== undefined && flags.data !== undefined) {
+        throw new CliError('--store and --data both say where state lives: give one of them');
+      }
+      const endpoints = endpointsFrom(flags);
+      const trust = await trustedKeys(ctx.home, flags);
+      // With --stdio, stdout carries frames only: everything else goes to stderr.
+      const say = flags.stdio === true ? ctx.err : ctx.out;
+      const running = await runExample(name, {
+        store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name)),
+        trust,
+        endpoints,
+        log: (line) => ctx.err(`${line}\n`),
+      });
+      for (const server of running.servers) say(`listening ${server.address} (${name})\n`);
+      if (trust.length === 0) {
+        ctx.err(
+          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
+        );
+      }
+      for (const key of trust) ctx.err(`trusting principal ${key}\n`);
+      await untilStopped([running], (stop) => {
+        if (flags.stdio !== true) return;
+        process.stdin.once('end', stop);
+        process.stdin.once('close', stop);
+      });
+      ctx.err(`stopped ${name}\n`);
+      return EXIT.ok;
+    }),
+  );
 }
 
 function endpointsFrom(flags: ServeFlags): Endpoint[] {
@@ -113,9 +114,13 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
       endpoints.push({ url: `parleys://${authority(host, port)}`, tls });
     }
   }
+  if ((flags.cors !== undefined || flags.allowHost !== undefined) && flags.http === undefined) {
+    throw new CliError('--cors and --allow-host concern the HTTP bridge; add --http HOST:PORT');
+  }
+  const browser = browserPolicyFrom(flags);
   for (const text of flags.http ?? []) {
     const { host, port } = parseHostPort(text, '--http');
-    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}` });
+    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}`, browser });
   }
   return endpoints;
 }
