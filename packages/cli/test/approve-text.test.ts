@@ -1,8 +1,8 @@
 import { publicKeyString } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectEscapedConsentScreen,
   HOSTILE_CAPABILITY,
-  rawHostileCharacters,
   startHostileService,
 } from '../../mcp/test/support/hostile-service.js';
 import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
@@ -41,18 +41,7 @@ describe('§6.6 parley approve escapes what a service wrote', {
     expect(shown.code).toBe(1);
     // The terminal turns each newline into CR LF; any other CR came from the service.
     const screen = shown.stdout.replaceAll('\r\n', '\n');
-    expect(rawHostileCharacters(screen)).toEqual([]);
-    expect(screen).toContain(
-      'Send a gift to \\u{202e}\\u{2066}moc.live\\u{2069} \\u{200b}\\u{2060}\\u{feff}\\u{1b}[2J\\u{d}\\u{a}  Cost:     free',
-    );
-    expect(screen).toContain(
-      '$ charge card x\ufe0f\\u{fe0f}\\u{fe0f} e\u0301\u0301\u0301\u0301\\u{301}\\u{301}\\u{301} — P\\u{430}y 250.00 USD\\u{9b}\\u{e0041}\\u{200d}\\u{200f}\\u{61c}\\u{7}',
-    );
-    expect(screen.split('\n').filter((line) => /^\s*Cost:/.test(line))).toEqual([
-      '  Cost:     250.00 USD',
-    ]);
-    expect(screen).toContain('approve a commit at gifts.ex\\u{430}mple (parley://127.0.0.1:');
-    expect(screen).toMatch(/^Warning: the service id has characters outside ASCII/m);
+    expectEscapedConsentScreen(screen);
     expect(screen).toContain('not approved; nothing was signed');
   });
 });

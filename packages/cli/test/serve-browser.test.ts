@@ -1,8 +1,9 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendHttp } from '../../transport/test/fixtures/http-send.js';
 import { CHILD_TEST_TIMEOUT_MS, killAll, runCli } from './fixtures/cli-process.js';
 import { type ServedExample, serveExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
@@ -48,16 +49,8 @@ async function fetchFrom(origin: string, headers: Record<string, string>): Promi
   }
 }
 
-function send(headers: Record<string, string>, body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(bridge, { method: 'POST', headers, setHost: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = async (headers: Record<string, string>, body?: string): Promise<number> =>
+  (await sendHttp(bridge, 'POST', headers, body)).status;
 
 beforeAll(async () => {
   allowedPage = await pageServer('127.0.0.1');

@@ -2,8 +2,8 @@ import { publicKeyString } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBridgeHost } from './support/bridge-host.js';
 import {
+  expectEscapedConsentScreen,
   HOSTILE_CAPABILITY,
-  rawHostileCharacters,
   startHostileService,
 } from './support/hostile-service.js';
 import { ERAS, type Host } from './support/hosts.js';
@@ -47,20 +47,7 @@ describe.each(ERAS)(
       });
       expect(isToolError(declined)).toBe(false);
       expect(textOf(declined)).toContain('nothing was committed or signed');
-      const message = host.elicited[0]?.message ?? '';
-      expect(rawHostileCharacters(message)).toEqual([]);
-      expect(message).toContain(
-        'Send a gift to \\u{202e}\\u{2066}moc.live\\u{2069} \\u{200b}\\u{2060}\\u{feff}\\u{1b}[2J\\u{d}\\u{a}  Cost:     free',
-      );
-      expect(message).toContain(
-        '$ charge card x\ufe0f\\u{fe0f}\\u{fe0f} e\u0301\u0301\u0301\u0301\\u{301}\\u{301}\\u{301} — P\\u{430}y 250.00 USD\\u{9b}\\u{e0041}\\u{200d}\\u{200f}\\u{61c}\\u{7}',
-      );
-      // The forged line is not a line: the only Cost line is the proposal's.
-      expect(message.split('\n').filter((line) => /^\s*Cost:/.test(line))).toEqual([
-        '  Cost:     250.00 USD',
-      ]);
-      expect(message).toContain('approve a commit at gifts.ex\\u{430}mple (parley://127.0.0.1:');
-      expect(message).toMatch(/^Warning: the service id has characters outside ASCII/m);
+      expectEscapedConsentScreen(host.elicited[0]?.message ?? '');
     });
   },
 );

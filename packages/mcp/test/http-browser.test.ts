@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendHttp as send } from '../../transport/test/fixtures/http-send.js';
 import { createConsensusMcpServer } from '../src/consensus/consensus-server.js';
 import { type RunningHttpMcpServer, serveMcpOverHttp } from '../src/serve/http.js';
 
@@ -14,26 +14,6 @@ const INITIALIZE = JSON.stringify({
     clientInfo: { name: 'browser-test', version: '1.0.0' },
   },
 });
-
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, setHost: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('MCP Streamable HTTP: the same Host and Origin rule as the Parley HTTP bridge', () => {
   let server: RunningHttpMcpServer;

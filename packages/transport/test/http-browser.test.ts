@@ -1,31 +1,9 @@
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPolicy, createHttpBridge, listen, type ParleyServer } from '../src/index.js';
+import { type HttpAnswer, sendHttp as send } from './fixtures/http-send.js';
 import { ask, TestHandler } from './fixtures/test-handler.js';
-
-type Reply = { status: number; headers: IncomingMessage['headers']; text: string };
-
-/** One real HTTP request, with exactly the headers given (Host included). */
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, setHost: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const PAGE = 'http://127.0.0.1:8080';
 const frame = (id: string): string => JSON.stringify(ask(id, 'echo', { secret: 'calendar' }));
@@ -50,7 +28,7 @@ describe('§2.4 the HTTP bridge in a browser’s world (real HTTP requests)', ()
   });
   afterAll(() => server.close({ deadline: 500 }));
 
-  const post = (headers: Record<string, string>, id = 'q'): Promise<Reply> =>
+  const post = (headers: Record<string, string>, id = 'q'): Promise<HttpAnswer> =>
     send(
       server.address,
       'POST',

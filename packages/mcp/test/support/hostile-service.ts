@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import { defineService } from '@parley/service';
 import { listen, type ParleyServer } from '@parley/transport';
+import { expect } from 'vitest';
 
 /**
  * §6.6: a service whose proposals carry, in their summary, effects and currency, one character
@@ -76,12 +77,33 @@ export async function startHostileService(principal: KeyPair): Promise<{
 }
 
 /** Every raw hostile character found in `text` (none may be: each must show as an escape). */
-export function rawHostileCharacters(text: string): string[] {
+function rawHostileCharacters(text: string): string[] {
   const all: string[] = Object.values(HOSTILE_CHARACTERS).flat();
-  // A newline and a lone combining mark or selector are fine where the screen itself puts them.
+  // A newline, and a mark, selector or letter in the place the screen allows it, are fine.
   const found = new Set<string>();
   for (const char of text) {
     if (all.includes(char) && !['\n', '\u0301', '\ufe0f', '\u0430'].includes(char)) found.add(char);
   }
   return [...found];
+}
+
+/**
+ * §6.6: checks a consent screen of the hostile service's proposal, as a person saw it: every
+ * class of character shows as an escape, the forged line is no line, the lookalike service id is
+ * escaped and warned about.
+ */
+export function expectEscapedConsentScreen(screen: string): void {
+  expect(rawHostileCharacters(screen)).toEqual([]);
+  expect(screen).toContain(
+    'Send a gift to \\u{202e}\\u{2066}moc.live\\u{2069} \\u{200b}\\u{2060}\\u{feff}\\u{1b}[2J\\u{d}\\u{a}  Cost:     free',
+  );
+  expect(screen).toContain(
+    '$ charge card x\ufe0f\\u{fe0f}\\u{fe0f} e\u0301\u0301\u0301\u0301\\u{301}\\u{301}\\u{301} — P\\u{430}y 250.00 USD\\u{9b}\\u{e0041}\\u{200d}\\u{200f}\\u{61c}\\u{7}',
+  );
+  // The forged line is not a line: the only Cost line is the proposal's.
+  expect(screen.split('\n').filter((line) => /^\s*Cost:/.test(line))).toEqual([
+    '  Cost:     250.00 USD',
+  ]);
+  expect(screen).toContain('approve a commit at gifts.ex\\u{430}mple (parley://127.0.0.1:');
+  expect(screen).toMatch(/^Warning: the service id has characters outside ASCII/m);
 }
