@@ -24,6 +24,7 @@ import {
   runExchange,
 } from './http-exchange.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
+import { answeredByPolicy } from './node-browser-policy.js';
 import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
 import { socketPeer } from './socket-streams.js';
 import { listenError } from './transport-error.js';
@@ -189,25 +190,7 @@ export async function listenHttp(
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    const verdict = policy.check({
-      method: request.method ?? '',
-      protocol,
-      header: (name) => {
-        const value = request.headers[name];
-        return typeof value === 'string' ? value : null;
-      },
-    });
-    if (verdict.kind === 'refuse') {
-      request.resume();
-      plain(response, verdict.status, verdict.message);
-      return;
-    }
-    for (const [name, value] of Object.entries(verdict.headers)) response.setHeader(name, value);
-    if (verdict.kind === 'preflight') {
-      request.resume();
-      response.writeHead(204).end();
-      return;
-    }
+    if (answeredByPolicy(policy, request, response, protocol)) return;
     const contentType = request.headers['content-type'] ?? null;
     const route = routeBridgeRequest(request.method ?? '', path, endpoint, contentType);
     const peer = `http ${socketPeer(request.socket)}`;

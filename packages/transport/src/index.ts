@@ -18,6 +18,7 @@ export { type HttpListenOptions, listenHttp } from './http-server.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 export { type LineSink, LineSplitter } from './line-splitter.js';
 export { type ListenOptions, listen } from './listen.js';
+export { answeredByPolicy } from './node-browser-policy.js';
 export {
   DEFAULT_TCP_PORT,
   DEFAULT_TLS_PORT,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
-import { BrowserPolicy, type BrowserPolicyOptions } from '@parley/transport';
+import { answeredByPolicy, BrowserPolicy, type BrowserPolicyOptions } from '@parley/transport';
 import type { HostPort } from './host-port.js';
 import { toWebRequest, writeWebResponse } from './node-fetch.js';
 import { type RunningMcpServer, stderrReporter } from './stdio.js';
@@ -39,26 +39,7 @@ export async function serveMcpOverHttp(
   const handler = createMcpHandler(factory, { onerror: onError });
   const policy = new BrowserPolicy(options, options.host);
   const server = createServer((req, res) => {
-    const verdict = policy.check({
-      method: req.method ?? '',
-      protocol: 'http:',
-      header: (name) => {
-        const value = req.headers[name];
-        return typeof value === 'string' ? value : null;
-      },
-    });
-    if (verdict.kind === 'refuse') {
-      req.resume();
-      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`${verdict.message}\n`);
-      return;
-    }
-    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-    if (verdict.kind === 'preflight') {
-      req.resume();
-      res.writeHead(204).end();
-      return;
-    }
+    if (answeredByPolicy(policy, req, res, 'http:')) return;
     const aborted = new AbortController();
     res.once('close', () => aborted.abort());
     const origin = `http://${req.headers.host ?? 'localhost'}`;
