@@ -312,7 +312,10 @@ export class ParleyClient {
       }
       // The service id is learnt before taking a place: its HELLO needs a place of its own.
       if (presentsGrants) await this.#serviceId();
-      await window.acquire(options.signal);
+      // With a place free, the frame goes out before request() returns, as a caller expects.
+      if (options.signal?.aborted === true || !window.tryAcquire()) {
+        await window.acquire(options.signal);
+      }
       const others = window.inFlight - 1;
       let reply: FinalReply;
       try {

@@ -9,6 +9,7 @@ describe('§2.2 RequestWindow', () => {
     await Promise.resolve();
     expect(window.inFlight).toBe(2);
     expect(window.waiting).toBe(3);
+    expect(window.tryAcquire()).toBe(false);
     window.release();
     window.release();
     await Promise.all(all.slice(0, 4));
@@ -16,6 +17,9 @@ describe('§2.2 RequestWindow', () => {
     window.release();
     await all[4];
     expect(order).toEqual([1, 2, 3, 4, 5]);
+    expect(window.inFlight).toBe(2);
+    window.release();
+    expect(window.tryAcquire()).toBe(true);
     expect(window.inFlight).toBe(2);
   });
 

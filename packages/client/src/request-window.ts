@@ -38,10 +38,7 @@ export class RequestWindow {
    */
   acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(signal.reason);
-    if (this.#inFlight < this.#size && this.#waiting.length === 0) {
-      this.#inFlight++;
-      return Promise.resolve();
-    }
+    if (this.tryAcquire()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const take = (): void => {
         signal?.removeEventListener('abort', abort);
@@ -56,6 +53,13 @@ export class RequestWindow {
       signal?.addEventListener('abort', abort, { once: true });
       this.#waiting.push(take);
     });
+  }
+
+  /** Takes a place now if one is free and nobody waits for one; whether it did. */
+  tryAcquire(): boolean {
+    if (this.#inFlight >= this.#size || this.#waiting.length > 0) return false;
+    this.#inFlight++;
+    return true;
   }
 
   /** Gives a place back; the longest-waiting request takes it. */
