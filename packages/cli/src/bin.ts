@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { runCli } from './main.js';
+import { exitAfterOutput } from './standard-streams.js';
 
-// Writes to pipes, files and terminals are synchronous on Linux, so exiting loses no output;
-// exiting explicitly keeps a stray handle from holding the command open.
-process.exit(await runCli(process.argv));
+await exitAfterOutput(await runCli(process.argv));

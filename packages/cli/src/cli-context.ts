@@ -1,4 +1,5 @@
 import { parleyHome } from './home/parley-home.js';
+import { writeStderr, writeStdout } from './standard-streams.js';
 
 /** What every command reads from its surroundings; tests of a command replace none of it. */
 export interface CliContext {
@@ -21,8 +22,8 @@ export function processContext(env: NodeJS.ProcessEnv = process.env): CliContext
   return {
     home: parleyHome(env),
     homeFromEnv: env.PARLEY_HOME !== undefined && env.PARLEY_HOME !== '',
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    out: writeStdout,
+    err: writeStderr,
     stderrIsTty: process.stderr.isTTY === true,
     now: () => Math.floor(Date.now() / 1000),
   };

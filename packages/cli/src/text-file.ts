@@ -2,11 +2,13 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { type PyValue, parsePyJson } from '@parley/consensus';
 import { CliError } from './cli-error.js';
 import { reasonOf } from './home/parley-home.js';
+import { readStdin } from './standard-streams.js';
 
-/** The text of `path` (`-` reads stdin); CliError naming the file when it cannot be read. */
-export function readTextFile(path: string): string {
+/** The text of `path` (`-` reads stdin to its end); CliError naming the file when it cannot be read. */
+export async function readTextFile(path: string): Promise<string> {
+  if (path === '-') return readStdin();
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
   }
@@ -24,8 +26,8 @@ export function writeTextFile(path: string, text: string): void {
 }
 
 /** The JSON in `path`, read with Python's number typing; CliError naming the file and the place. */
-export function readPyJsonFile(path: string): PyValue {
-  const text = readTextFile(path);
+export async function readPyJsonFile(path: string): Promise<PyValue> {
+  const text = await readTextFile(path);
   try {
     return parsePyJson(text);
   } catch (error) {

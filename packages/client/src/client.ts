@@ -15,16 +15,32 @@ import {
   type Request,
   type ServiceInfo,
 } from '@parley/protocol';
-import { type DialOptions, dial, type FrameConnection, TransportError } from '@parley/transport';
+import {
+  DEFAULT_LIMITS,
+  type DialOptions,
+  dial,
+  type FrameConnection,
+  TRANSPORT_REPLY_ID_PREFIX,
+  TransportError,
+} from '@parley/transport';
 import { ClientError, ConsentMismatchError } from './client-error.js';
 import { checkProposalHashes, expectReply } from './expect-reply.js';
 import { PendingRequests } from './pending-requests.js';
 import { ProposalMemory } from './proposal-memory.js';
 import { RequestIds } from './request-ids.js';
+import { RequestWindow } from './request-window.js';
+import { limitRetryDelay, waitFor } from './retry-delay.js';
 import type { Wallet } from './wallet.js';
 
 /** How long a request waits for its final reply by default (ms). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * §2.2: requests in flight at once on one connection by default: the limit this repository's
+ * servers enforce per connection (`DEFAULT_LIMITS.maxInFlight` of @parley/transport).
+ */
+export const DEFAULT_REQUEST_WINDOW = DEFAULT_LIMITS.maxInFlight;
+/** §7: how many times a request refused with `limit` and a `retry` is sent again by default. */
+export const DEFAULT_LIMIT_RETRIES = 5;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -65,6 +81,13 @@ export interface ConnectOptions extends Omit<DialOptions, 'receiver'> {
   agentName?: string;
   /** Where received proposals are remembered; pass one memory to share it between clients. */
   proposals?: ProposalMemory;
+  /**
+   * §2.2: requests in flight at once; more wait their turn. Default DEFAULT_REQUEST_WINDOW
+   * (the server's default limit). It narrows by itself when the server's limit proves lower.
+   */
+  window?: number;
+  /** §7: resends of a request refused with `limit` and `retry`; default DEFAULT_LIMIT_RETRIES. */
+  limitRetries?: number;
 }
 
 /**
@@ -73,7 +96,21 @@ export interface ConnectOptions extends Omit<DialOptions, 'receiver'> {
  * reached, and ClientError `service_mismatch` when `expectService` does not match its BRIEF.
  */
 export async function connect(url: string, options: ConnectOptions = {}): Promise<ParleyClient> {
-  const { wallet, timeout, expectService, agentName, proposals, ...dialOptions } = options;
+  const {
+    wallet,
+    timeout,
+    expectService,
+    agentName,
+    proposals,
+    window,
+    limitRetries,
+    ...dialOptions
+  } = options;
+  const requestWindow = new RequestWindow(window ?? DEFAULT_REQUEST_WINDOW);
+  const retries = limitRetries ?? DEFAULT_LIMIT_RETRIES;
+  if (!Number.isSafeInteger(retries) || retries < 0) {
+    throw new RangeError(`limitRetries must be a non-negative integer, got ${retries}`);
+  }
   const pending = new PendingRequests();
   const connection = await dial(url, {
     ...dialOptions,
@@ -92,6 +129,8 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const client = new ParleyClient(connection, pending, {
     timeout: timeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
     proposals: proposals ?? new ProposalMemory(),
+    window: requestWindow,
+    limitRetries: retries,
     ...(wallet === undefined ? {} : { wallet }),
     ...(expectService === undefined ? {} : { expectService }),
     ...(agentName === undefined ? {} : { agentName }),
@@ -110,6 +149,8 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
 interface ClientSettings {
   timeout: number;
   proposals: ProposalMemory;
+  window: RequestWindow;
+  limitRetries: number;
   wallet?: Wallet;
   expectService?: string;
   agentName?: string;
@@ -250,27 +291,52 @@ export class ParleyClient {
   /**
    * Sends any request and resolves with its final reply, ERROR included. With a wallet (or
    * `options.grants`), requests other than HELLO carry the grants for this service and a proof
-   * (§6.5); the service id is learnt with one HELLO first if needed.
+   * (§6.5); the service id is learnt with one HELLO first if needed. At most `window` requests
+   * are in flight at once (§2.2); the rest wait their turn, and the timeout starts when a request
+   * is sent. A `limit` ERROR with `retry` (§7) is sent again after `retry` seconds, as a new
+   * frame with a fresh proof (an auto INTENT keeps its id, so a service that did act on it
+   * answers with a replay, §4.3.1), up to `limitRetries` times.
    */
-  request(draft: RequestDraft, options: RequestOptions = {}): Promise<FinalReply> {
-    if (this.#connection.closed) {
-      return Promise.reject(
-        new TransportError('closed', `the connection to ${this.peer} is closed`),
-      );
-    }
+  async request(draft: RequestDraft, options: RequestOptions = {}): Promise<FinalReply> {
     const auto = draft.verb === 'INTENT' && draft.auto === true;
-    const frame = {
-      parley: PARLEY_VERSION,
-      id: auto ? this.#ids.random() : this.#ids.next(),
-      ...draft,
-    } as Request;
-    if (options.budget !== undefined) frame.budget = options.budget;
+    const autoId = auto ? this.#ids.random() : undefined;
     const { grants } = options;
-    if (draft.verb === 'HELLO' || grants === false) return this.#dispatch(frame, options);
-    if (grants === undefined && this.#settings.wallet === undefined) {
-      return this.#dispatch(frame, options);
+    const presentsGrants =
+      draft.verb !== 'HELLO' &&
+      grants !== false &&
+      (grants !== undefined || this.#settings.wallet !== undefined);
+    const { window } = this.#settings;
+    for (let attempt = 0; ; attempt++) {
+      if (this.#connection.closed) {
+        throw new TransportError('closed', `the connection to ${this.peer} is closed`);
+      }
+      // The service id is learnt before taking a place: its HELLO needs a place of its own.
+      if (presentsGrants) await this.#serviceId();
+      // With a place free, the frame goes out before request() returns, as a caller expects.
+      if (options.signal?.aborted === true || !window.tryAcquire()) {
+        await window.acquire(options.signal);
+      }
+      const others = window.inFlight - 1;
+      let reply: FinalReply;
+      try {
+        const frame = {
+          parley: PARLEY_VERSION,
+          id: autoId ?? this.#ids.next(),
+          ...draft,
+        } as Request;
+        if (options.budget !== undefined) frame.budget = options.budget;
+        if (presentsGrants) await this.#attachGrants(frame, grants);
+        reply = await this.#dispatch(frame, options);
+      } finally {
+        window.release();
+      }
+      const timeout = options.timeout ?? this.#settings.timeout;
+      const delay = limitRetryDelay(reply, timeout);
+      if (delay === undefined || attempt >= this.#settings.limitRetries) return reply;
+      // The transport's own refusal: this connection had more in flight than the server allows.
+      if (reply.id.startsWith(TRANSPORT_REPLY_ID_PREFIX)) window.narrow(others);
+      await waitFor(delay, options.signal);
     }
-    return this.#attachGrants(frame, grants).then(() => this.#dispatch(frame, options));
   }
 
   /** §6.5: adds the grants for this service and the proof over `frame`. */

@@ -1,7 +1,9 @@
 export {
   type ConnectOptions,
   connect,
+  DEFAULT_LIMIT_RETRIES,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_REQUEST_WINDOW,
   type IntentOptions,
   ParleyClient,
   type RequestDraft,

@@ -40,7 +40,12 @@ export { VERIFY_RECEIPT_TOOL } from './consensus/verify-receipt-tool.js';
 export { SERVED_LEGACY_VERSIONS, SERVED_MODERN_VERSIONS } from './era/served-versions.js';
 export { VersionGuardTransport } from './era/version-guard.js';
 export { type HostPort, parseHostPort } from './serve/host-port.js';
-export { type HttpOptions, type RunningHttpMcpServer, serveMcpOverHttp } from './serve/http.js';
+export {
+  type HttpEndpoint,
+  type HttpOptions,
+  type RunningHttpMcpServer,
+  serveMcpOverHttp,
+} from './serve/http.js';
 export {
   type RunningMcpServer,
   type StdioOptions,

@@ -68,9 +68,9 @@ describe.each(ERAS)('§6.6 consent through MCP elicitation, MCP %s host', (era) 
     expect(host.elicited).toHaveLength(1);
     const message = host.elicited[0]?.message ?? '';
     expect(message).toContain('Your agent asks you to approve a commit at shop.example');
-    expect(message).toContain(`[${proposal}] `);
+    expect(message).toContain(`  proposal ${proposal} · shop.order`);
     expect(message).toMatch(/\$ charge card ••4242 — 104\.98 USD/);
-    expect(message).toMatch(/cost: 104\.98 USD · risk: low · undo: 1h/);
+    expect(message).toMatch(/Cost: +104\.98 USD\n {2}Risk: +low\n {2}Undo: +can be undone for 1h/);
   });
 
   it('commits nothing when the person declines', async () => {

@@ -13,6 +13,20 @@ export { ELLIPSIS } from './budget/fit-body.js';
 export { type FitResult, type Fitted, fitReply } from './budget/fit-reply.js';
 export { type SliceResult, sliceRemainder } from './budget/slice-remainder.js';
 export { canonicalize, compareCodePoints, MAX_CANONICAL_INTEGER } from './canonical.js';
+export {
+  type ConsentRequest,
+  type ConsentScreen,
+  consentLines,
+  renderConsent,
+} from './consent/render-consent.js';
+export { roughDuration } from './consent/rough-duration.js';
+export {
+  escapeIdentifier,
+  escapeServiceText,
+  isPlainIdentifier,
+  MAX_COMBINING_MARKS,
+  MAX_SHOWN_CHARACTERS,
+} from './consent/service-text.js';
 export { cryptoPort, setCryptoPort } from './crypto/backend.js';
 export type { CryptoPort } from './crypto/port.js';
 export { randomBytes } from './crypto/port.js';

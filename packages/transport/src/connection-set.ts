@@ -1,3 +1,4 @@
+import { AddressCounts } from './address-counts.js';
 import type { FrameHandler } from './handler.js';
 import type { ServerLimits } from './limits.js';
 import { type ConnectionStreams, ServedConnection } from './served-connection.js';
@@ -14,6 +15,7 @@ export class ConnectionSet {
   readonly #onError: (error: unknown) => void;
   readonly #live = new Set<ServedConnection>();
   readonly #ids = new TransportReplyIds();
+  readonly #perAddress: AddressCounts;
   #closing: Promise<void> | undefined;
   #allGone: (() => void) | undefined;
 
@@ -21,6 +23,7 @@ export class ConnectionSet {
     this.#handler = handler;
     this.#limits = limits;
     this.#onError = onError;
+    this.#perAddress = new AddressCounts(limits.maxConnectionsPerAddress);
   }
 
   /** Open connections. */
@@ -28,18 +31,15 @@ export class ConnectionSet {
     return this.#live.size;
   }
 
-  /** Serves a new connection, or tells it ERROR limit and closes it when the cap is reached. */
+  /**
+   * Serves a new connection, or tells it ERROR limit and closes it when the server's cap, or its
+   * address's, is reached.
+   */
   add(streams: ConnectionStreams): void {
-    if (this.#closing !== undefined || this.#live.size >= this.#limits.maxConnections) {
-      const reply = this.#closing
-        ? transportErrorReply(
-            this.#ids.next(),
-            '',
-            'unavailable',
-            'the service is shutting down',
-            1,
-          )
-        : transportErrorReply(this.#ids.next(), '', 'limit', 'too many connections', 1);
+    const { address } = streams;
+    const refusal = this.#refusal(address);
+    if (refusal !== undefined) {
+      const reply = transportErrorReply(this.#ids.next(), '', refusal.code, refusal.message, 1);
       streams.output.on('error', () => streams.destroy());
       streams.output.write(`${JSON.stringify(reply)}\n`);
       streams.end();
@@ -51,14 +51,32 @@ export class ConnectionSet {
       {
         maxInFlight: this.#limits.maxInFlight,
         idleTimeout: this.#limits.idleTimeout,
+        maxBufferedBytes: this.#limits.maxBufferedBytes,
         onError: this.#onError,
       },
       (gone) => {
         this.#live.delete(gone);
+        if (address !== undefined) this.#perAddress.remove(address);
         if (this.#live.size === 0) this.#allGone?.();
       },
     );
     this.#live.add(connection);
+  }
+
+  /** Why a new connection from `address` is refused, if it is; else it is counted. */
+  #refusal(
+    address: string | undefined,
+  ): { code: 'limit' | 'unavailable'; message: string } | undefined {
+    if (this.#closing !== undefined) {
+      return { code: 'unavailable', message: 'the service is shutting down' };
+    }
+    if (this.#live.size >= this.#limits.maxConnections) {
+      return { code: 'limit', message: 'too many connections' };
+    }
+    if (address !== undefined && !this.#perAddress.add(address)) {
+      return { code: 'limit', message: `too many connections from ${address}` };
+    }
+    return undefined;
   }
 
   /** Drains every connection; resolves when all are gone, cutting the rest at `deadline` ms. */

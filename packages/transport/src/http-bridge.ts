@@ -1,4 +1,5 @@
 import { MAX_FRAME_BYTES } from '@parley/protocol';
+import { BrowserPolicy, type BrowserPolicyOptions } from './browser-policy.js';
 import type { FrameHandler } from './handler.js';
 import {
   declaresTooLarge,
@@ -11,8 +12,8 @@ import {
 } from './http-exchange.js';
 import { type ErrorReporter, reportToStderr } from './server.js';
 
-/** Options of the HTTP bridge. */
-export interface HttpBridgeOptions {
+/** Options of the HTTP bridge; `allowedHosts` and `cors` as for BrowserPolicy. */
+export interface HttpBridgeOptions extends BrowserPolicyOptions {
   /** The endpoint path that takes POSTed frames; default "/". */
   path?: string;
   onError?: ErrorReporter;
@@ -39,6 +40,12 @@ function plainResponse(status: number, message: string, allow?: string): Respons
 
 const tooLarge = (): Response =>
   plainResponse(413, `a frame must not exceed ${MAX_FRAME_BYTES} bytes`);
+
+/** The response with `headers` (CORS) added. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
 
 /** Reads a body up to `limit` bytes; past it, cancels the stream and returns undefined. */
 async function readLimited(
@@ -99,11 +106,14 @@ function webOutput(resolve: (response: Response) => void): ExchangeOutput {
 }
 
 /**
- * §2.4: the HTTP bridge as a `(Request) => Promise<Response>` handler. POST the endpoint with
- * one frame → 200 application/x-ndjson (EVENT lines, then the final reply; Parley errors are
- * frames, still 200); a body over 1 MiB → 413, refused while reading; GET the endpoint or
- * /.well-known/parley → the BRIEF of a default HELLO as application/json; other paths 404,
- * other methods 405, a non-JSON Content-Type 415.
+ * §2.4: the HTTP bridge as a `(Request) => Promise<Response>` handler, for serverless
+ * platforms, or behind another server that serves pages and several bridges from one origin
+ * (mount it at a path such as `/calendar/parley`). POST the endpoint with one frame → 200
+ * application/x-ndjson (EVENT lines, then the final reply; Parley errors are frames, still 200);
+ * a body over 1 MiB → 413, refused while reading; GET the endpoint or /.well-known/parley → the
+ * BRIEF of a default HELLO as application/json; other paths 404, other methods 405, a POST
+ * without a JSON Content-Type 415. First of all, the BrowserPolicy judges Host and Origin (400,
+ * 403, or a CORS preflight answer); the Host is the request's Host header, else its URL's.
  */
 export function createHttpBridge(
   handler: FrameHandler,
@@ -111,15 +121,36 @@ export function createHttpBridge(
 ): HttpBridge {
   const endpoint = normalizeEndpointPath(options.path ?? '/');
   const onError = options.onError ?? reportToStderr;
+  const policy = new BrowserPolicy(options);
   return async (request, info = {}) => {
     const peer = info.peer ?? 'http';
+    const url = new URL(request.url);
+    const verdict = policy.check({
+      method: request.method,
+      protocol: url.protocol,
+      header: (name) =>
+        request.headers.get(name) ?? (name === 'host' && url.host !== '' ? url.host : null),
+    });
+    if (verdict.kind === 'refuse') {
+      await request.body?.cancel().catch(() => undefined);
+      return plainResponse(verdict.status, verdict.message);
+    }
+    if (verdict.kind === 'preflight')
+      return new Response(null, { status: 204, headers: verdict.headers });
+    return withHeaders(await answer(request, url, peer), verdict.headers);
+  };
+
+  async function answer(request: Request, url: URL, peer: string): Promise<Response> {
     const route = routeBridgeRequest(
       request.method,
-      new URL(request.url).pathname,
+      url.pathname,
       endpoint,
       request.headers.get('content-type'),
     );
-    if (route.kind === 'status') return plainResponse(route.status, route.message, route.allow);
+    if (route.kind === 'status') {
+      await request.body?.cancel().catch(() => undefined);
+      return plainResponse(route.status, route.message, route.allow);
+    }
     if (route.kind === 'discover') {
       const { status, json } = await discover(handler, peer, onError);
       const headers = { 'content-type': JSON_MEDIA_TYPE };
@@ -134,5 +165,5 @@ export function createHttpBridge(
     return new Promise<Response>((resolve) => {
       runExchange(handler, body, { peer, signal: request.signal }, onError, webOutput(resolve));
     });
-  };
+  }
 }

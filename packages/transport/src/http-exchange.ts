@@ -25,7 +25,12 @@ export type BridgeRoute =
   | { kind: 'discover'; head: boolean }
   | { kind: 'status'; status: 404 | 405 | 415; allow?: string; message: string };
 
-/** §2.4: routes a request by method, path and content type. */
+/**
+ * §2.4: routes a request by method, path and content type. A POST must say it carries JSON
+ * (application/json, or application/x-ndjson for one line of it): a body without that type is
+ * what a page's `fetch` may send anywhere without asking (a CORS "simple" request), so it is
+ * refused with 415 before anything reads it.
+ */
 export function routeBridgeRequest(
   method: string,
   path: string,
@@ -38,8 +43,12 @@ export function routeBridgeRequest(
   }
   if (method === 'GET' || method === 'HEAD') return { kind: 'discover', head: method === 'HEAD' };
   if (method === 'POST' && isEndpoint) {
-    if (contentType !== null && !isJsonMediaType(contentType)) {
-      return { kind: 'status', status: 415, message: 'send one frame as application/json' };
+    if (contentType === null || !isFrameMediaType(contentType)) {
+      return {
+        kind: 'status',
+        status: 415,
+        message: 'send one frame with Content-Type: application/json',
+      };
     }
     return { kind: 'post' };
   }
@@ -47,9 +56,9 @@ export function routeBridgeRequest(
   return { kind: 'status', status: 405, allow, message: `use ${allow}` };
 }
 
-function isJsonMediaType(contentType: string): boolean {
+function isFrameMediaType(contentType: string): boolean {
   const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
-  return type === JSON_MEDIA_TYPE || (type.startsWith('application/') && type.endsWith('+json'));
+  return type === JSON_MEDIA_TYPE || type === NDJSON_MEDIA_TYPE;
 }
 
 /** Whether a declared Content-Length already exceeds the §2.1 frame limit. */

@@ -9,6 +9,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TlsOptions } from 'node:tls';
 import { MAX_FRAME_BYTES } from '@parley/protocol';
+import { AddressCounts } from './address-counts.js';
+import { BrowserPolicy, type BrowserPolicyOptions } from './browser-policy.js';
 import type { FrameHandler } from './handler.js';
 import { normalizeEndpointPath } from './http-bridge.js';
 import {
@@ -22,6 +24,7 @@ import {
   runExchange,
 } from './http-exchange.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
+import { answeredByPolicy } from './node-browser-policy.js';
 import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
 import { socketPeer } from './socket-streams.js';
 import { listenError } from './transport-error.js';
@@ -36,6 +39,8 @@ export interface HttpListenOptions {
   /** TLS settings (cert and key at least) for https; absent for http. */
   tls?: TlsOptions;
   limits?: Partial<ServerLimits>;
+  /** Host names and CORS origins besides the defaults (see BrowserPolicy). */
+  browser?: BrowserPolicyOptions;
   onError?: ErrorReporter;
 }
 
@@ -55,6 +60,27 @@ function plain(response: ServerResponse, status: number, message: string, allow?
   if (allow !== undefined) headers.allow = allow;
   response.writeHead(status, headers);
   response.end(`${message}\n`);
+}
+
+/** What a connection over the per-address cap is told before it is closed (plain HTTP only). */
+function tooManyFromAddress(address: string): string {
+  const body = `too many connections from ${address}\n`;
+  return [
+    'HTTP/1.1 503 Service Unavailable',
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Retry-After: 1',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** How often Node checks the header and body timeouts (ms): a fraction of the shortest one. */
+function checkingInterval(limits: ServerLimits): number {
+  const timeouts = [limits.headersTimeout, limits.bodyTimeout].filter((t) => t > 0);
+  if (timeouts.length === 0) return 30_000;
+  return Math.max(10, Math.min(1_000, Math.floor(Math.min(...timeouts) / 4)));
 }
 
 function nodeOutput(response: ServerResponse): ExchangeOutput {
@@ -102,9 +128,11 @@ function readBody(
 }
 
 /**
- * §2.4: serves the HTTP bridge on Node's http (or https, with `tls`) server. Limits: the
- * connection cap, idle keep-alive connections closed after `idleTimeout`, and `maxInFlight`
- * requests per connection (pipelined excess gets ERROR limit).
+ * §2.4: serves the HTTP bridge on Node's http (or https, with `tls`) server. Every request is
+ * first judged by the BrowserPolicy (Host, Origin, CORS preflight). Limits: the connection cap
+ * and the per-address cap (503), headers within `headersTimeout` and the whole request within
+ * `bodyTimeout` (408), idle keep-alive connections closed after `idleTimeout`, and
+ * `maxInFlight` requests per connection (pipelined excess gets ERROR limit).
  */
 export async function listenHttp(
   options: HttpListenOptions,
@@ -113,6 +141,8 @@ export async function listenHttp(
   const limits = resolveLimits(options.limits);
   const endpoint = normalizeEndpointPath(options.path ?? '/');
   const onError = options.onError ?? reportToStderr;
+  const policy = new BrowserPolicy(options.browser, options.host);
+  const protocol = options.tls === undefined ? 'http:' : 'https:';
   const inFlight = new Map<Socket, number>();
   const aborts = new Set<AbortController>();
   let closing = false;
@@ -152,11 +182,15 @@ export async function listenHttp(
     );
   };
 
+  /** Sockets refused by the per-address cap: whatever they send is not answered. */
+  const refused = new WeakSet<Socket>();
   const listener = (request: IncomingMessage, response: ServerResponse): void => {
+    if (refused.has(request.socket)) return;
     if (closing) response.setHeader('connection', 'close');
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
+    if (answeredByPolicy(policy, request, response, protocol)) return;
     const contentType = request.headers['content-type'] ?? null;
     const route = routeBridgeRequest(request.method ?? '', path, endpoint, contentType);
     const peer = `http ${socketPeer(request.socket)}`;
@@ -184,24 +218,34 @@ export async function listenHttp(
     }
   };
 
-  const serverOptions: ServerOptions = { keepAliveTimeout: limits.idleTimeout };
+  const serverOptions: ServerOptions = {
+    keepAliveTimeout: limits.idleTimeout,
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.bodyTimeout,
+    connectionsCheckingInterval: checkingInterval(limits),
+  };
   server =
     options.tls === undefined
       ? createServer(serverOptions, listener)
       : createHttpsServer({ ...options.tls, ...serverOptions }, listener);
   server.maxConnections = limits.maxConnections;
+  const perAddress = new AddressCounts(limits.maxConnectionsPerAddress);
   let open = 0;
   server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    if (!perAddress.add(address)) {
+      refused.add(socket);
+      if (options.tls === undefined) socket.end(tooManyFromAddress(address));
+      else socket.destroy();
+      return;
+    }
     open++;
     socket.setNoDelay(true);
-    socket.once('close', () => open--);
+    socket.once('close', () => {
+      open--;
+      perAddress.remove(address);
+    });
   });
-  if (limits.idleTimeout > 0) {
-    server.headersTimeout = Math.min(
-      limits.idleTimeout,
-      server.requestTimeout || limits.idleTimeout,
-    );
-  }
   const scheme = options.tls === undefined ? 'http' : 'https';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) =>

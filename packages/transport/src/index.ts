@@ -1,3 +1,9 @@
+export {
+  BrowserPolicy,
+  type BrowserPolicyOptions,
+  type BrowserRequest,
+  type BrowserVerdict,
+} from './browser-policy.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS, type DialOptions, dial } from './dial.js';
 export type { FrameConnection, FrameReceiver } from './frame-connection.js';
 export type { FrameHandler, HandleContext } from './handler.js';
@@ -12,6 +18,7 @@ export { type HttpListenOptions, listenHttp } from './http-server.js';
 export { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 export { type LineSink, LineSplitter } from './line-splitter.js';
 export { type ListenOptions, listen } from './listen.js';
+export { answeredByPolicy } from './node-browser-policy.js';
 export {
   DEFAULT_TCP_PORT,
   DEFAULT_TLS_PORT,

@@ -6,6 +6,9 @@ export interface WriterFlow {
   blocked(): void;
   /** The output buffer drained: producing may resume. */
   drained(): void;
+  /** More than `maxBuffered` bytes wait for the peer: it is not reading. */
+  overflowed?(queued: number): void;
+  maxBuffered?: number;
 }
 
 function flushWriter(writer: LineWriter): void {
@@ -45,12 +48,18 @@ export class LineWriter {
     this.#pending = '';
     const output = this.#output;
     if (output.destroyed || output.writableEnded) return;
-    if (!output.write(text) && !this.#blocked) {
+    const accepted = output.write(text);
+    const flow = this.#flow;
+    if (flow?.maxBuffered !== undefined && output.writableLength > flow.maxBuffered) {
+      flow.overflowed?.(output.writableLength);
+      return;
+    }
+    if (!accepted && !this.#blocked) {
       this.#blocked = true;
-      this.#flow?.blocked();
+      flow?.blocked();
       output.once('drain', () => {
         this.#blocked = false;
-        this.#flow?.drained();
+        flow?.drained();
       });
     }
   }

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { TlsOptions } from 'node:tls';
+import type { BrowserPolicyOptions } from './browser-policy.js';
 import type { FrameHandler } from './handler.js';
 import { listenHttp } from './http-server.js';
 import type { ServerLimits } from './limits.js';
@@ -14,6 +15,8 @@ export interface ListenOptions {
   /** parleys:// and https://: the server's TLS settings, cert and key at least. */
   tls?: TlsOptions;
   limits?: Partial<ServerLimits>;
+  /** http(s)://: host names and CORS origins besides the defaults (see BrowserPolicy). */
+  browser?: BrowserPolicyOptions;
   /** Receives errors that must not reach peers (handler rejections); default: stderr. */
   onError?: ErrorReporter;
   /** stdio:: streams other than process.stdin and process.stdout. */
@@ -72,6 +75,7 @@ export async function listen(
             endpoint.port === '' ? (target.scheme === 'http' ? 80 : 443) : Number(endpoint.port),
           path: endpoint.pathname,
           ...(target.scheme === 'https' ? { tls: needTls('https://') } : {}),
+          ...(options.browser === undefined ? {} : { browser: options.browser }),
           ...common,
         },
         handler,

@@ -15,6 +15,8 @@ export interface ConnectionStreams {
   input: Readable;
   output: Writable;
   peer: string;
+  /** The peer's address, for the per-address connection cap (absent for stdio). */
+  address?: string;
   /** Ends the connection once queued output is written. */
   end(): void;
   /** Cuts the connection now. */
@@ -27,6 +29,7 @@ export interface ConnectionStreams {
 export interface ServedConnectionOptions {
   maxInFlight: number;
   idleTimeout: number;
+  maxBufferedBytes: number;
   /** Receives handler failures and serialization errors; they never reach the peer. */
   onError: (error: unknown) => void;
 }
@@ -54,7 +57,9 @@ class RequestContext implements HandleContext {
  * Serves a FrameHandler on one NDJSON byte stream (§2.1–§2.3): requests run concurrently, each
  * reply is written as soon as it is ready (§2.2), oversized or non-UTF-8 lines get ERROR
  * bad_frame and the stream goes on, excess requests get ERROR limit, and a connection that stays
- * idle is closed.
+ * idle is closed. A peer that does not read its replies gets no new work: while replies wait
+ * for it, reading stops and requests already read wait too; past `maxBufferedBytes` of waiting
+ * replies the connection is cut.
  */
 export class ServedConnection {
   readonly #streams: ConnectionStreams;
@@ -66,6 +71,11 @@ export class ServedConnection {
   readonly #nextId = (): string => this.#ids.next();
   readonly #abort = new AbortController();
   readonly #idleTimer: NodeJS.Timeout | undefined;
+  /** Requests read while the peer was not reading its replies; they start once it does. */
+  readonly #held: string[] = [];
+  #blocked = false;
+  /** Reply bytes waiting for the peer at the last idle check, while it was blocked. */
+  #queuedAtCheck = Number.POSITIVE_INFINITY;
   #inFlight = 0;
   #sawFrame = false;
   #inputEnded = false;
@@ -87,10 +97,15 @@ export class ServedConnection {
       refuse: (why) => this.#writeOwnError('', 'bad_frame', why),
     });
     this.#writer = new LineWriter(streams.output, {
-      blocked: () => streams.input.pause(),
-      drained: () => {
-        if (!this.#inputEnded) streams.input.resume();
+      blocked: () => {
+        this.#blocked = true;
+        // The next idle check only notes how much waits; the one after judges progress.
+        this.#queuedAtCheck = Number.POSITIVE_INFINITY;
+        streams.input.pause();
       },
+      drained: () => this.#onDrained(),
+      overflowed: (queued) => this.#onOverflow(queued),
+      maxBuffered: options.maxBufferedBytes,
     });
     const { input, output } = streams;
     input.on('data', (chunk: Buffer) => this.#splitter.push(chunk));
@@ -131,6 +146,33 @@ export class ServedConnection {
 
   #onLine(text: string): void {
     this.#sawFrame = true;
+    if (this.#blocked) {
+      this.#held.push(text);
+      return;
+    }
+    this.#start(text);
+  }
+
+  #onDrained(): void {
+    this.#blocked = false;
+    while (this.#held.length > 0 && !this.#blocked && !this.#gone) {
+      this.#start(this.#held.shift() as string);
+    }
+    if (this.#blocked || this.#gone) return;
+    if (this.#inputEnded) this.#endWhenIdle();
+    else this.#streams.input.resume();
+  }
+
+  #onOverflow(queued: number): void {
+    this.#options.onError(
+      new Error(
+        `${this.#streams.peer} left ${queued} bytes of replies unread, over the limit of ${this.#options.maxBufferedBytes}; the connection is closed`,
+      ),
+    );
+    this.destroy();
+  }
+
+  #start(text: string): void {
     if (this.#draining) {
       this.#writeOwnError(
         requestIdOfText(text),
@@ -197,7 +239,7 @@ export class ServedConnection {
   }
 
   #endWhenIdle(): void {
-    if (this.#inFlight > 0 || this.#ending || this.#gone) return;
+    if (this.#inFlight > 0 || this.#held.length > 0 || this.#ending || this.#gone) return;
     this.#ending = true;
     this.#writer.flush();
     this.#streams.end();
@@ -206,8 +248,11 @@ export class ServedConnection {
   #checkIdle(): void {
     if (this.#gone) return;
     const timer = this.#idleTimer as NodeJS.Timeout;
-    if (this.#ending) {
-      // The peer did not take the last bytes within another idle period.
+    const queued = this.#streams.output.writableLength;
+    const stalled = this.#blocked && queued >= this.#queuedAtCheck;
+    this.#queuedAtCheck = queued;
+    if (this.#ending || stalled) {
+      // The peer took none of its replies within an idle period.
       this.destroy();
       return;
     }

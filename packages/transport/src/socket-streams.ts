@@ -13,6 +13,7 @@ export function socketStreams(socket: Socket): ConnectionStreams {
     input: socket,
     output: socket,
     peer: socketPeer(socket),
+    ...(socket.remoteAddress === undefined ? {} : { address: socket.remoteAddress }),
     end: () => {
       socket.end(() => socket.destroy());
     },

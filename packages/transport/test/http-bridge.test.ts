@@ -147,7 +147,11 @@ describe('§2.4 HTTP bridge on a Node server', () => {
 
 describe('§2.4 HTTP bridge as a web-standard handler', () => {
   const handler = new TestHandler();
-  const bridge = createHttpBridge(handler, { path: '/p', onError: () => undefined });
+  const bridge = createHttpBridge(handler, {
+    path: '/p',
+    allowedHosts: ['bridge.test'],
+    onError: () => undefined,
+  });
   const post = (body: BodyInit, headers: Record<string, string> = json): Request =>
     new Request('http://bridge.test/p', {
       method: 'POST',

@@ -30,8 +30,16 @@ function portOf(server: ParleyServer): number {
   return Number(server.address.slice(server.address.lastIndexOf(':') + 1));
 }
 
-async function rawPeer(server: ParleyServer): Promise<{ peer: RawPeer; socket: Socket }> {
-  const socket = tcpConnect({ host: '127.0.0.1', port: portOf(server), allowHalfOpen: true });
+async function rawPeer(
+  server: ParleyServer,
+  localAddress = '127.0.0.1',
+): Promise<{ peer: RawPeer; socket: Socket }> {
+  const socket = tcpConnect({
+    host: '127.0.0.1',
+    port: portOf(server),
+    localAddress,
+    allowHalfOpen: true,
+  });
   sockets.push(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -132,6 +140,73 @@ describe('TCP misbehaving peers', () => {
     connection.send(ask('other', 'echo'));
     expect(await inbox.final('other')).toMatchObject({ kind: 'ANSWER' });
     await connection.close();
+  });
+});
+
+describe('TCP per-connection buffers and per-address caps', () => {
+  it('a peer that pipelines without reading gets no new work, and is cut once its unread replies pass maxBufferedBytes', async () => {
+    const errors: unknown[] = [];
+    const { server, handler } = await start({ maxBufferedBytes: 4 * 1_048_576 }, errors);
+    const { peer, socket } = await rawPeer(server);
+    socket.pause();
+    // 2,000 replies of 100 kB: 200 MB if the server answered them all into its buffers.
+    const frames = Array.from({ length: 2_000 }, (_, i) =>
+      JSON.stringify(ask(`p${i}`, 'big', { chars: 100_000 })),
+    );
+    peer.write(`${frames.join('\n')}\n`);
+    // The peer reads nothing, so it cannot see the close yet: watch the server's side.
+    while (server.connections > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(String(errors.at(-1))).toMatch(
+      /left \d+ bytes of replies unread, over the limit of 4194304/,
+    );
+    // Work started: at most what was in flight when the replies stopped being read.
+    expect(handler.signals.length).toBeLessThanOrEqual(2 * 128);
+    const inbox = new FrameInbox();
+    const other = await dial(server.address, { receiver: inbox });
+    other.send(ask('other', 'echo'));
+    expect(await inbox.final('other')).toMatchObject({ kind: 'ANSWER' });
+    await other.close();
+  });
+
+  it('requests read while the peer was not reading wait their turn, and each gets its one reply', async () => {
+    const { server } = await start({ maxInFlight: 4096 });
+    const { peer, socket } = await rawPeer(server);
+    socket.pause();
+    const count = 5_000;
+    const frames = Array.from({ length: count }, (_, i) =>
+      JSON.stringify(ask(`w${i}`, 'echo', { pad: 'y'.repeat(400), i })),
+    );
+    peer.write(`${frames.join('\n')}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.resume();
+    const replies = await peer.take(count);
+    expect(replies.every((reply) => reply.kind === 'ANSWER')).toBe(true);
+    expect(new Set(replies.map((reply) => reply.re)).size).toBe(count);
+  });
+
+  it('over maxConnectionsPerAddress, a connection is told ERROR limit and closed; other addresses are served', async () => {
+    const { server } = await start({ maxConnectionsPerAddress: 2 });
+    const first = await rawPeer(server);
+    await rawPeer(server);
+    const third = await rawPeer(server);
+    expect(await third.peer.next()).toMatchObject({
+      kind: 'ERROR',
+      code: 'limit',
+      re: '',
+      message: 'too many connections from 127.0.0.1',
+      retry: 1,
+    });
+    await third.peer.ended;
+    // Linux routes all of 127/8 to loopback: another local address is another peer.
+    const elsewhere = await rawPeer(server, '127.0.0.2');
+    elsewhere.peer.send(ask('there', 'echo'));
+    expect(await elsewhere.peer.next()).toMatchObject({ re: 'there', kind: 'ANSWER' });
+    first.socket.destroy();
+    await first.peer.ended;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await rawPeer(server);
+    again.peer.send(ask('again', 'echo'));
+    expect(await again.peer.next()).toMatchObject({ re: 'again', kind: 'ANSWER' });
   });
 });
 

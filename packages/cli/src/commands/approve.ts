@@ -1,7 +1,13 @@
-import { consentGrant, encodeGrant, grantId, publicKeyString } from '@parley/protocol';
+import {
+  consentGrant,
+  consentLines,
+  encodeGrant,
+  grantId,
+  publicKeyString,
+  renderConsent,
+} from '@parley/protocol';
 import type { Command } from 'commander';
 import { checkPendingConsent } from '../approve/check-pending-consent.js';
-import { renderConsentView } from '../approve/consent-view.js';
 import { ControllingTerminal } from '../approve/controlling-terminal.js';
 import { EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -43,19 +49,19 @@ export function registerApprove(program: Command, cli: Cli): void {
         const terminal = ControllingTerminal.open();
         let answer: string;
         try {
-          terminal.write(
-            renderConsentView(
-              {
-                consent: pending.consent,
-                proposal,
-                service: pending.service,
-                url: pending.url,
-                agent,
-                ...(pending.message === undefined ? {} : { message: pending.message }),
-              },
-              ctx.now(),
-            ),
+          // §6.6: the one consent rendering every Parley front end shows.
+          const screen = renderConsent(
+            {
+              consent: pending.consent,
+              proposal,
+              service: pending.service,
+              url: pending.url,
+              agent,
+              ...(pending.message === undefined ? {} : { message: pending.message }),
+            },
+            ctx.now(),
           );
+          terminal.write(['', ...consentLines(screen), '', ''].join('\n'));
           answer = terminal.ask('Approve? [y/N] ');
         } finally {
           terminal.close();

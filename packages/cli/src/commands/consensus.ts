@@ -23,8 +23,8 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .argument('<spec>', 'SPEC.json: {title, options, parties}')
     .option('--json', 'print {status, decision, transcript, transcript_sha256}')
     .action(
-      cli.act((spec: string, flags: { json?: boolean }) =>
-        emit(cli.ctx, decideCommand(readTextFile(spec), { json: flags.json === true })),
+      cli.act(async (spec: string, flags: { json?: boolean }) =>
+        emit(cli.ctx, decideCommand(await readTextFile(spec), { json: flags.json === true })),
       ),
     );
   program
@@ -37,11 +37,11 @@ export function registerConsensus(program: Command, cli: Cli): void {
       cli.act(async (file: string, flags: { participants?: string; roster?: string }) =>
         emit(
           cli.ctx,
-          await verifyReceiptCommand(readTextFile(file), {
+          await verifyReceiptCommand(await readTextFile(file), {
             ...(flags.participants === undefined
               ? {}
               : { expectedOwners: flags.participants.split(',').map((o) => o.trim()) }),
-            ...(flags.roster === undefined ? {} : { roster: readRosterFile(flags.roster) }),
+            ...(flags.roster === undefined ? {} : { roster: await readRosterFile(flags.roster) }),
           }),
         ),
       ),
@@ -52,8 +52,8 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .argument('<party>', 'PARTY.json: one party of a spec')
     .argument('<decision>', 'DECISION.json: the option, null, or `decide --json` output')
     .action(
-      cli.act((party: string, decision: string) =>
-        emit(cli.ctx, checkPartyCommand(readTextFile(party), readTextFile(decision))),
+      cli.act(async (party: string, decision: string) =>
+        emit(cli.ctx, checkPartyCommand(await readTextFile(party), await readTextFile(decision))),
       ),
     );
 }

@@ -24,7 +24,7 @@ export function registerDelegate(program: Command, cli: Cli): void {
   ).action(
     cli.act(async (grantText: string, flags: DelegateFlags) => {
       const { ctx } = cli;
-      const parent = resolveToken(ctx.home, grantText);
+      const parent = await resolveToken(ctx.home, grantText);
       const agent = await loadAgent(ctx.home);
       const sub = await recipientKey(ctx.home, flags.to);
       const caveats = caveatsFrom(flags, ctx.now());

@@ -28,7 +28,7 @@ export function registerInspect(program: Command, cli: Cli): void {
     .action(
       cli.act(async (grantText: string, flags: { json?: boolean }) => {
         const { ctx } = cli;
-        const token = resolveToken(ctx.home, grantText);
+        const token = await resolveToken(ctx.home, grantText);
         let grant: Grant;
         try {
           grant = decodeGrant(token);

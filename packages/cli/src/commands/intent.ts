@@ -1,11 +1,16 @@
-import { type FinalReply, type JsonObject, mergePatch, type Proposal } from '@parley/protocol';
+import {
+  escapeServiceText,
+  type FinalReply,
+  type JsonObject,
+  mergePatch,
+  type Proposal,
+} from '@parley/protocol';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { hashCovers, recordProposals } from '../home/proposal-file.js';
 import { commandLine } from '../shell-quote.js';
-import { terminalText } from '../terminal-text.js';
 import { noteIntentGrants } from '../verbs/acting-as.js';
 import {
   addConnectionFlags,
@@ -75,7 +80,7 @@ export function registerIntent(program: Command, cli: Cli): void {
             throw new CliError(`--pick ${pick}: the question has ${reply.options.length} options`);
           }
           cli.ctx.err(
-            `? ${terminalText(reply.question)} → ${pick}. ${terminalText(option.label)}\n`,
+            `? ${escapeServiceText(reply.question)} → ${pick}. ${escapeServiceText(option.label)}\n`,
           );
           params = mergePatch(params, option.params) as JsonObject;
           reply = await send(cli.ctx, open, draft(params), flags);
@@ -97,7 +102,7 @@ function record(ctx: CliContext, service: string, proposals: readonly Proposal[]
   for (const proposal of proposals) {
     if (!covered.includes(proposal)) {
       ctx.err(
-        `warning: proposal ${terminalText(String(proposal.id))} has a hash that does not cover its contents (§5.1); it is not recorded and cannot be committed from here\n`,
+        `warning: proposal ${escapeServiceText(String(proposal.id))} has a hash that does not cover its contents (§5.1); it is not recorded and cannot be committed from here\n`,
       );
     }
   }

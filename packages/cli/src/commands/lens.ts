@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { type Reply, renderLens } from '@parley/protocol';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { readStdin, stdinIsTty } from '../standard-streams.js';
 
 /**
  * `parley lens`: renders a JSON reply read from stdin as Lens (§9). NDJSON (an HTTP bridge
@@ -13,13 +13,9 @@ export function registerLens(program: Command, cli: Cli): void {
     .command('lens')
     .description('render a JSON reply (or NDJSON replies) from stdin as Lens (§9)')
     .action(
-      cli.act(() => {
-        let text: string;
-        try {
-          text = readFileSync(0, 'utf8');
-        } catch {
-          throw new CliError('cannot read stdin');
-        }
+      cli.act(async () => {
+        if (stdinIsTty()) cli.ctx.err('paste a JSON reply, then press Ctrl-D\n');
+        const text = await readStdin();
         // renderLens renders any JSON: a value that is not a reply falls back to lean notation (§9.1).
         for (const value of parseReplies(text)) cli.ctx.out(`${renderLens(value as Reply)}\n`);
         return EXIT.ok;

@@ -1,6 +1,6 @@
 import {
   type ConsentRequest,
-  type HostPort,
+  type HttpEndpoint,
   parseHostPort,
   serveConsensusMcp,
   serveParleyMcp,
@@ -12,9 +12,10 @@ import { saveConsent } from '../home/consent-file.js';
 import { loadAgent, loadPrincipal } from '../home/local-keys.js';
 import { recordProposals } from '../home/proposal-file.js';
 import { loadWallet, readGrantTokens } from '../home/wallet-file.js';
+import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { commandLine } from '../shell-quote.js';
 
-type McpFlags = { http?: string; principalConsent?: boolean };
+type McpFlags = BrowserFlags & { http?: string; principalConsent?: boolean };
 
 /**
  * `parley mcp URL…` exposes Parley services to an MCP host, and `parley consensus-mcp` the
@@ -22,26 +23,28 @@ type McpFlags = { http?: string; principalConsent?: boolean };
  * MCP protocol: this command writes nothing else there.
  */
 export function registerMcp(program: Command, cli: Cli): void {
-  program
-    .command('mcp')
-    .description('serve Parley services as MCP tools (stdio, or --http HOST:PORT)')
-    .argument('<urls...>', 'the services, e.g. parley://127.0.0.1:7447')
-    .option('--http <host:port>', 'serve Streamable HTTP instead of stdio')
-    .option(
-      '--principal-consent',
-      'let the person at the MCP host approve consent requests with the principal key (elicitation)',
-    )
-    .action(cli.act((urls: string[], flags: McpFlags) => serveBridge(cli, urls, flags)));
-  program
-    .command('consensus-mcp')
-    .description('serve parley_decide, parley_verify_receipt, parley_check_party as MCP tools')
-    .option('--http <host:port>', 'serve Streamable HTTP instead of stdio')
-    .action(
-      cli.act(async (flags: McpFlags) => {
-        const running = await serveConsensusMcp(http(flags));
-        return untilClosed(running);
-      }),
-    );
+  addBrowserFlags(
+    program
+      .command('mcp')
+      .description('serve Parley services as MCP tools (stdio, or --http HOST:PORT)')
+      .argument('<urls...>', 'the services, e.g. parley://127.0.0.1:7447')
+      .option('--http <host:port>', 'serve Streamable HTTP instead of stdio')
+      .option(
+        '--principal-consent',
+        'let the person at the MCP host approve consent requests with the principal key (elicitation)',
+      ),
+  ).action(cli.act((urls: string[], flags: McpFlags) => serveBridge(cli, urls, flags)));
+  addBrowserFlags(
+    program
+      .command('consensus-mcp')
+      .description('serve parley_decide, parley_verify_receipt, parley_check_party as MCP tools')
+      .option('--http <host:port>', 'serve Streamable HTTP instead of stdio'),
+  ).action(
+    cli.act(async (flags: McpFlags) => {
+      const running = await serveConsensusMcp(http(flags));
+      return untilClosed(running);
+    }),
+  );
 }
 
 async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<ExitCode> {
@@ -72,11 +75,17 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
   return untilClosed(running);
 }
 
-function http(flags: McpFlags): { http?: HostPort } {
-  if (flags.http === undefined) return {};
+function http(flags: McpFlags): { http?: HttpEndpoint } {
+  if (flags.http === undefined) {
+    if (flags.cors !== undefined || flags.allowHost !== undefined) {
+      throw new CliError('--cors and --allow-host concern Streamable HTTP; add --http HOST:PORT');
+    }
+    return {};
+  }
   try {
-    return { http: parseHostPort(flags.http) };
+    return { http: { ...parseHostPort(flags.http), ...browserPolicyFrom(flags) } };
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw new CliError(
       error instanceof Error ? error.message : `--http ${flags.http} is not HOST:PORT`,
     );

@@ -9,6 +9,7 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
 import { documentName, type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
@@ -20,18 +21,19 @@ export const HTTP_PATH = '/parley';
 /** Where `serve` listens when no endpoint is given (§2.3's default TCP port). */
 const DEFAULT_TCP = '127.0.0.1:7447';
 
-type ServeFlags = OpenApiFlags & {
-  tcp?: string[];
-  tls?: string[];
-  cert?: string;
-  key?: string;
-  http?: string[];
-  stdio?: boolean;
-  data?: string;
-  store?: string;
-  trust?: string[];
-  localTrust: boolean;
-};
+type ServeFlags = OpenApiFlags &
+  BrowserFlags & {
+    tcp?: string[];
+    tls?: string[];
+    cert?: string;
+    key?: string;
+    http?: string[];
+    stdio?: boolean;
+    data?: string;
+    store?: string;
+    trust?: string[];
+    localTrust: boolean;
+  };
 
 /** What `serve` runs: its name (for the data folder and messages) and how to build it. */
 type ServiceSource = { name: string; create: ServiceFactory | undefined };
@@ -42,7 +44,7 @@ type ServiceSource = { name: string; create: ServiceFactory | undefined };
  * TCP, TLS, the HTTP bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
  */
 export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv): void {
-  program
+  const command = program
     .command('serve')
     .description(
       `run a service: a bundled example (${EXAMPLE_NAMES.join(', ')}), an HTTP API from its OpenAPI document (openapi DOCUMENT), or your own module (./my-service.ts)`,
@@ -74,45 +76,44 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option(
       '--auth-header <name>',
       "with openapi: the header that carries it (default: the document's security scheme)",
-    )
-    .action(
-      cli.act(async (target: string, document: string | undefined, flags: ServeFlags) => {
-        const { ctx } = cli;
-        if (flags.store !== undefined && flags.data !== undefined) {
-          throw new CliError('--store and --data both say where state lives: give one of them');
-        }
-        // With --stdio, stdout carries frames only: everything else goes to stderr.
-        const say = flags.stdio === true ? ctx.err : ctx.out;
-        const source = await serviceSource(target, document, flags, env, (line) => ctx.err(line));
-        const endpoints = endpointsFrom(flags);
-        const trust = await trustedKeys(ctx.home, flags);
-        const options = {
-          store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
-          trust,
-          endpoints,
-          log: (line: string) => ctx.err(`${line}\n`),
-        };
-        const running =
-          source.create === undefined
-            ? await runExample(source.name as ExampleName, options)
-            : await runService(source.name, source.create, options);
-        for (const server of running.servers)
-          say(`listening ${server.address} (${running.name})\n`);
-        if (trust.length === 0) {
-          ctx.err(
-            'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
-          );
-        }
-        for (const key of trust) ctx.err(`trusting principal ${key}\n`);
-        await untilStopped([running], (stop) => {
-          if (flags.stdio !== true) return;
-          process.stdin.once('end', stop);
-          process.stdin.once('close', stop);
-        });
-        ctx.err(`stopped ${running.name}\n`);
-        return EXIT.ok;
-      }),
     );
+  addBrowserFlags(command).action(
+    cli.act(async (target: string, document: string | undefined, flags: ServeFlags) => {
+      const { ctx } = cli;
+      if (flags.store !== undefined && flags.data !== undefined) {
+        throw new CliError('--store and --data both say where state lives: give one of them');
+      }
+      // With --stdio, stdout carries frames only: everything else goes to stderr.
+      const say = flags.stdio === true ? ctx.err : ctx.out;
+      const source = await serviceSource(target, document, flags, env, (line) => ctx.err(line));
+      const endpoints = endpointsFrom(flags);
+      const trust = await trustedKeys(ctx.home, flags);
+      const options = {
+        store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
+        trust,
+        endpoints,
+        log: (line: string) => ctx.err(`${line}\n`),
+      };
+      const running =
+        source.create === undefined
+          ? await runExample(source.name as ExampleName, options)
+          : await runService(source.name, source.create, options);
+      for (const server of running.servers) say(`listening ${server.address} (${running.name})\n`);
+      if (trust.length === 0) {
+        ctx.err(
+          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
+        );
+      }
+      for (const key of trust) ctx.err(`trusting principal ${key}\n`);
+      await untilStopped([running], (stop) => {
+        if (flags.stdio !== true) return;
+        process.stdin.once('end', stop);
+        process.stdin.once('close', stop);
+      });
+      ctx.err(`stopped ${running.name}\n`);
+      return EXIT.ok;
+    }),
+  );
 }
 
 /** Which service the arguments name; flags that belong to another kind are refused. */
@@ -175,9 +176,13 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
       endpoints.push({ url: `parleys://${authority(host, port)}`, tls });
     }
   }
+  if ((flags.cors !== undefined || flags.allowHost !== undefined) && flags.http === undefined) {
+    throw new CliError('--cors and --allow-host concern the HTTP bridge; add --http HOST:PORT');
+  }
+  const browser = browserPolicyFrom(flags);
   for (const text of flags.http ?? []) {
     const { host, port } = parseHostPort(text, '--http');
-    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}` });
+    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}`, browser });
   }
   return endpoints;
 }

@@ -34,7 +34,7 @@ export async function runDelegate(
   spec: string,
   flags: DelegateFlags,
 ): Promise<ExitCode> {
-  const party = readParty(readTextFile(spec), spec, flags.party);
+  const party = readParty(await readTextFile(spec), spec, flags.party);
   const { port } = parseHostPort(`${flags.host}:${flags.port}`, '--port');
   const rate = parseRate(flags.rate);
   const token = tokenFromEnv(env, flags.tokenEnv);

@@ -28,9 +28,10 @@ export async function runEnvironment(
   names: readonly string[],
   flags: EnvFlags,
 ): Promise<ExitCode> {
+  const value = flags.spec === undefined ? ENV_CALENDARS : await readPyJsonFile(flags.spec);
   let spec: ReturnType<typeof readSpec>;
   try {
-    spec = readSpec(flags.spec === undefined ? ENV_CALENDARS : readPyJsonFile(flags.spec));
+    spec = readSpec(value);
   } catch (error) {
     if (error instanceof ConsensusError) throw new CliError(`${flags.spec}: ${error.message}`);
     throw error;

@@ -7,8 +7,8 @@ import {
   writeReceipt,
 } from '@parley/consensus';
 import type { DelegateFailure, NetworkOutcome } from '@parley/consensus/net';
+import { escapeServiceText } from '@parley/protocol';
 import { EXIT, type ExitCode } from '../cli-error.js';
-import { terminalText } from '../terminal-text.js';
 import { writeTextFile } from '../text-file.js';
 
 export interface ReportOptions {
@@ -49,7 +49,7 @@ export function reportOutcome(
         : 'parley/0.1, unsigned verdicts';
   lines.push(
     '',
-    `Delegates: ${terminalText(who)}`,
+    `Delegates: ${escapeServiceText(who)}`,
     `  (${binding}; keys ${options.keys ?? 'as their cards gave them'})`,
     `receipt sha256: ${receipt.transcript_sha256}`,
   );
@@ -68,7 +68,7 @@ function failureText(failures: readonly DelegateFailure[], reached: number, json
       const who =
         f.owner === null ? (f.url ?? '?') : f.url === null ? f.owner : `${f.owner} at ${f.url}`;
       const where = f.option === null ? '' : ` (asked about option ${f.option + 1})`;
-      return `  ${terminalText(who)}: ${f.detail}${where} [${f.kind}]`;
+      return `  ${escapeServiceText(who)}: ${f.detail}${where} [${f.kind}]`;
     }),
     'A delegate that fails counts neither as acceptable nor as a red line: run again once every delegate answers.',
   ];

@@ -6,8 +6,10 @@ import { readPyJsonFile } from '../text-file.js';
  * The shared options everyone decides on: a JSON list of option objects, or any object with
  * `options` (and an optional `title`), such as a recipe. Read with Python's number typing.
  */
-export function readOptionsFile(path: string): { title: string | null; options: PyObject[] } {
-  const value = readPyJsonFile(path);
+export async function readOptionsFile(
+  path: string,
+): Promise<{ title: string | null; options: PyObject[] }> {
+  const value = await readPyJsonFile(path);
   const options = Array.isArray(value) ? value : isPyObject(value) ? value.options : undefined;
   const title = isPyObject(value) && typeof value.title === 'string' ? value.title : null;
   if (!Array.isArray(options) || options.length === 0) {

@@ -1,5 +1,5 @@
 import { pyDumps, type RatificationView } from '@parley/consensus';
-import { terminalText } from '../terminal-text.js';
+import { escapeServiceText } from '@parley/protocol';
 
 /**
  * What one owner sees at their own terminal before answering: the decision, the record, the
@@ -33,7 +33,7 @@ export function ratificationText(view: RatificationView): string {
     );
   }
   lines.push('');
-  return terminalText(lines.join('\n'), true);
+  return lines.map((line) => escapeServiceText(line)).join('\n');
 }
 
 /** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st. */

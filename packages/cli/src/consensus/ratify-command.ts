@@ -37,10 +37,9 @@ export async function runRatify(
   if (flags.out === undefined && flags.json !== true) {
     throw new CliError('say where the signed answer goes: --out FILE, or --json to print it');
   }
-  const receipt = await withConsensusInput(receiptPath, () =>
-    readReceipt(readTextFile(receiptPath)),
-  );
-  const party = readParty(readTextFile(specPath), specPath, flags.party);
+  const receiptText = await readTextFile(receiptPath);
+  const receipt = await withConsensusInput(receiptPath, () => readReceipt(receiptText));
+  const party = readParty(await readTextFile(specPath), specPath, flags.party);
   const sheet = partySheet(party);
   const key = await loadPrincipal(ctx.home, flags.key);
   const view = await withConsensusInput(receiptPath, () => ratificationView(receipt, sheet));

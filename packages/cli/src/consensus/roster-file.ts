@@ -6,8 +6,8 @@ import { readPyJsonFile } from '../text-file.js';
  * A roster file: `{"Ana": KEY, ...}` with each key as 64 hex characters or "ed25519:…", or any
  * JSON object with such a `roster` (a receipt). The owners you trust and the key of each.
  */
-export function readRosterFile(path: string): Record<string, string> {
-  const value = readPyJsonFile(path);
+export async function readRosterFile(path: string): Promise<Record<string, string>> {
+  const value = await readPyJsonFile(path);
   const roster = isPyObject(value) && isPyObject(value.roster) ? value.roster : value;
   if (!isPyObject(roster) || Object.keys(roster).length === 0) {
     throw new CliError(`${path} must map each owner to a public key, like {"Ana": "ed25519:…"}`);

@@ -36,8 +36,8 @@ export async function runDecision(
       throw new CliError(`${url} is not a delegate address; give http://host:port`);
     }
   }
-  const { title, options } = readOptionsFile(flags.options);
-  const roster = flags.roster === undefined ? undefined : readRosterFile(flags.roster);
+  const { title, options } = await readOptionsFile(flags.options);
+  const roster = flags.roster === undefined ? undefined : await readRosterFile(flags.roster);
   const token = tokenFromEnv(env, flags.tokenEnv);
   const tokens =
     flags.tokens === undefined ? new Map<string, string>() : readTokensFile(flags.tokens);

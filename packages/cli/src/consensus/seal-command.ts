@@ -7,9 +7,9 @@ import {
   sealReceipt,
   writeReceipt,
 } from '@parley/consensus';
+import { escapeServiceText } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
-import { terminalText } from '../terminal-text.js';
 import { readPyJsonFile, readTextFile, writeTextFile } from '../text-file.js';
 import { withConsensusInput } from './ratify-command.js';
 
@@ -30,12 +30,11 @@ export async function runSeal(
   if (flags.out === undefined && flags.json !== true) {
     throw new CliError('say where the sealed receipt goes: --out FILE, or --json to print it');
   }
-  const receipt = await withConsensusInput(receiptPath, () =>
-    readReceipt(readTextFile(receiptPath)),
-  );
+  const receiptText = await readTextFile(receiptPath);
+  const receipt = await withConsensusInput(receiptPath, () => readReceipt(receiptText));
   const answers: Acceptance[] = [];
   for (const path of answerPaths) {
-    const value = readPyJsonFile(path);
+    const value = await readPyJsonFile(path);
     const list = Array.isArray(value) ? value : [value];
     for (const item of list)
       answers.push(await withConsensusInput(path, () => readAcceptance(item)));
@@ -45,8 +44,8 @@ export async function runSeal(
   if (flags.out !== undefined) writeTextFile(flags.out, text);
   const check = sealed.agreement;
   const summary = check.ok
-    ? `Unanimous: ${terminalText(check.owners.join(', '))} each accepted this exact record with their own key.`
-    : `Not agreed: ${terminalText(whyNot(check, receipt, answers))}. Nothing binds anyone; the receipt records every answer given.`;
+    ? `Unanimous: ${escapeServiceText(check.owners.join(', '))} each accepted this exact record with their own key.`
+    : `Not agreed: ${escapeServiceText(whyNot(check, receipt, answers))}. Nothing binds anyone; the receipt records every answer given.`;
   const where = flags.out === undefined ? '' : `\nsealed receipt written to ${flags.out}`;
   if (flags.json === true) {
     ctx.out(text);

@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
-import { decodeGrant, grantId, publicKeyString, renderTime } from '@parley/protocol';
+import { decodeGrant, grantId, publicKeyString, renderTime, roughDuration } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import { keyFileExists, readKeyFile } from '../home/key-file.js';
 import { keyPath } from '../home/local-keys.js';
 import { grantExpiry, grantStanding, readWallet, walletPath } from '../home/wallet-file.js';
-import { roughDuration } from '../rough-duration.js';
 import { commandLine } from '../shell-quote.js';
 import { describeHome, otherHomeHint } from '../verbs/acting-as.js';
 import { type DoctorCheck, fail, ok, warn } from './doctor-check.js';

@@ -1,5 +1,10 @@
-import { type JsonValue, readCaveat, renderMoney, renderTime } from '@parley/protocol';
-import { roughDuration } from '../rough-duration.js';
+import {
+  type JsonValue,
+  readCaveat,
+  renderMoney,
+  renderTime,
+  roughDuration,
+} from '@parley/protocol';
 
 /** §6.3: one caveat in plain words, judged at `now` for times. */
 export function describeCaveat(caveat: JsonValue, now: number): string {

@@ -1,12 +1,19 @@
 import type { Service, ServiceFactory, Store } from '@parley/service';
 import { openStore } from '@parley/store-postgres';
-import { listen, type ParleyServer } from '@parley/transport';
+import { type BrowserPolicyOptions, listen, type ParleyServer } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
 import { createExample, type ExampleName } from './example-services.js';
 
-/** One endpoint: a transport URL for `listen`, with TLS material for parleys://. */
-export type Endpoint = { url: string; tls?: { cert: string; key: string } };
+/**
+ * One endpoint: a transport URL for `listen`, with TLS material for parleys://, and for the HTTP
+ * bridge the host names and CORS origins it accepts besides the defaults.
+ */
+export type Endpoint = {
+  url: string;
+  tls?: { cert: string; key: string };
+  browser?: BrowserPolicyOptions;
+};
 
 /** A service on its Store, listening on its endpoints. */
 export type RunningExample = {
@@ -73,6 +80,7 @@ export async function runService(
       servers.push(
         await listen(endpoint.url, service, {
           ...(endpoint.tls === undefined ? {} : { tls: endpoint.tls }),
+          ...(endpoint.browser === undefined ? {} : { browser: endpoint.browser }),
           onError: (error) => report('transport', error),
         }),
       );

@@ -1,6 +1,5 @@
-import { type EventReply, renderLens } from '@parley/protocol';
+import { type EventReply, escapeServiceText, renderLens } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
-import { terminalText } from '../terminal-text.js';
 
 const BAR_WIDTH = 24;
 const MESSAGE_WIDTH = 100;
@@ -24,7 +23,7 @@ export class ProgressView {
       return;
     }
     const progress = event.progress;
-    const message = terminalText(event.message.slice(0, MESSAGE_WIDTH));
+    const message = escapeServiceText(event.message.slice(0, MESSAGE_WIDTH));
     if (typeof progress !== 'number' || !Number.isFinite(progress)) {
       this.#ctx.err(`${this.#drawn ? CLEAR_LINE : ''}… ${message}\n`);
       this.#drawn = false;

@@ -119,7 +119,7 @@ async function askThePerson(
     return inputRequired({
       inputRequests: {
         [APPROVAL_KEY]: inputRequired.elicit({
-          message: renderConsentView(request),
+          message: renderConsentView(request, Math.floor(bridge.now() / 1000)),
           requestedSchema: APPROVAL_FORM,
         }),
       },

@@ -1,19 +1,12 @@
-import type { Consent, Proposal } from '@parley/protocol';
+import type { ConsentRequest as CheckedConsent } from '@parley/protocol';
 
-/** §6.6: a consent request the bridge checked against the proposal it showed the model. */
-export interface ConsentRequest {
-  /** The URL the bridge committed to. */
-  url: string;
-  /** The service id the bridge's connection learnt from HELLO (not from the consent itself). */
-  service: string;
-  consent: Consent;
-  /** The proposal as the bridge received and showed it; its hash equals consent.hash. */
-  proposal: Proposal;
-  /** The agent key the consent grant must name (`sub`). */
-  agent: string;
-  /** The service's ERROR message that asked for consent: its words, to be shown as such. */
-  message: string;
-}
+/**
+ * §6.6: a consent request the bridge checked against the proposal it showed the model: the URL
+ * it committed to, the service id its connection learnt from HELLO, the proposal as it received
+ * and showed it (its hash equals consent.hash), the agent key the grant must name, and the
+ * service's ERROR message.
+ */
+export type ConsentRequest = CheckedConsent & { message: string };
 
 /**
  * Where consent requests wait for the person when the bridge cannot ask them itself (no

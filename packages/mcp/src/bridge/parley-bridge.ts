@@ -62,6 +62,8 @@ export class ParleyBridge {
   readonly principal: KeyPair | undefined;
   readonly approvals: ConsentInbox;
   readonly report: (error: Error) => void;
+  /** Unix milliseconds (proposal expiry, the consent screen's relative times). */
+  readonly now: () => number;
   readonly #shown: ShownProposals;
   readonly #receipts = new Map<string, ServiceLink>();
   readonly #handles = new Map<string, { link: ServiceLink; proposals: boolean }>();
@@ -81,7 +83,8 @@ export class ParleyBridge {
     this.approvals = options.approvals ?? DEFAULT_CONSENT_INBOX;
     this.report =
       options.onError ?? ((error) => process.stderr.write(`parley mcp: ${error.message}\n`));
-    this.#shown = new ShownProposals(options.now ?? Date.now);
+    this.now = options.now ?? Date.now;
+    this.#shown = new ShownProposals(this.now);
     this.#reload = options.reloadGrants;
   }
 

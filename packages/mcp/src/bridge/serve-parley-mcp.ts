@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { HostPort } from '../serve/host-port.js';
-import { serveMcpOverHttp } from '../serve/http.js';
+import { type HttpEndpoint, serveMcpOverHttp } from '../serve/http.js';
 import { type RunningMcpServer, serveMcpOverStdio, stderrReporter } from '../serve/stdio.js';
 import type { ParleyMcpOptions } from './bridge-options.js';
 import { createParleyMcpServer } from './parley-mcp-server.js';
@@ -8,7 +7,7 @@ import { createParleyMcpServer } from './parley-mcp-server.js';
 /** Where the bridge runs: stdio (the default) or Streamable HTTP. */
 export interface ServeParleyMcpOptions extends ParleyMcpOptions {
   /** Serve Streamable HTTP here (`--http HOST:PORT`) instead of stdio. */
-  http?: HostPort;
+  http?: HttpEndpoint;
   /** stdio: streams other than process.stdin / process.stdout. */
   input?: Readable;
   output?: Writable;

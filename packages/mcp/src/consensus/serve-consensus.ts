@@ -1,6 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { HostPort } from '../serve/host-port.js';
-import { serveMcpOverHttp } from '../serve/http.js';
+import { type HttpEndpoint, serveMcpOverHttp } from '../serve/http.js';
 import { type RunningMcpServer, serveMcpOverStdio, stderrReporter } from '../serve/stdio.js';
 import { createConsensusMcpServer } from './consensus-server.js';
 import { RawArguments } from './raw-arguments.js';
@@ -8,7 +7,7 @@ import { RawArguments } from './raw-arguments.js';
 /** Where the consensus MCP server runs: stdio (the default) or Streamable HTTP. */
 export interface ServeConsensusOptions {
   /** Serve Streamable HTTP here instead of stdio. */
-  http?: HostPort;
+  http?: HttpEndpoint;
   /** stdio: streams other than process.stdin / process.stdout. */
   input?: Readable;
   output?: Writable;

@@ -1,19 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  type McpServerFactory,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { answeredByPolicy, BrowserPolicy, type BrowserPolicyOptions } from '@parley/transport';
 import type { HostPort } from './host-port.js';
 import { toWebRequest, writeWebResponse } from './node-fetch.js';
 import { type RunningMcpServer, stderrReporter } from './stdio.js';
 
-/** Options of the Streamable HTTP server. */
-export interface HttpOptions extends HostPort {
+/** Where Streamable HTTP is served, and which host names and CORS origins it accepts. */
+export type HttpEndpoint = HostPort & BrowserPolicyOptions;
+
+/** Options of the Streamable HTTP server; `allowedHosts` and `cors` as for BrowserPolicy. */
+export interface HttpOptions extends HostPort, BrowserPolicyOptions {
   /** The MCP endpoint path; default `/mcp`. */
   path?: string;
   /** Out-of-band errors; default: one line on stderr. */
@@ -26,13 +23,12 @@ export interface RunningHttpMcpServer extends RunningMcpServer {
   readonly url: string;
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
-
 /**
  * Serves MCP over Streamable HTTP with the SDK's dual-era handler: 2026-07-28 requests are
  * classified (and their version checked) one by one, and 2025-era requests are served
- * statelessly from the same factory. On a loopback address the Host header must name a local
- * host, and a browser Origin must be local (DNS rebinding).
+ * statelessly from the same factory. Every request is judged first by the same BrowserPolicy as
+ * the Parley HTTP bridge: the Host header must name this server (DNS rebinding), and a browser
+ * Origin must be this server's own or one of `cors`.
  */
 export async function serveMcpOverHttp(
   factory: McpServerFactory,
@@ -41,8 +37,9 @@ export async function serveMcpOverHttp(
   const onError = options.onError ?? stderrReporter('mcp');
   const path = options.path ?? '/mcp';
   const handler = createMcpHandler(factory, { onerror: onError });
-  const loopback = LOOPBACK.test(options.host);
+  const policy = new BrowserPolicy(options, options.host);
   const server = createServer((req, res) => {
+    if (answeredByPolicy(policy, req, res, 'http:')) return;
     const aborted = new AbortController();
     res.once('close', () => aborted.abort());
     const origin = `http://${req.headers.host ?? 'localhost'}`;
@@ -52,11 +49,6 @@ export async function serveMcpOverHttp(
         res.writeHead(413).end();
         return;
       }
-      const refused =
-        (loopback
-          ? hostHeaderValidationResponse(request, localhostAllowedHostnames())
-          : undefined) ?? originValidationResponse(request, localhostAllowedOrigins());
-      if (refused !== undefined) return writeWebResponse(res, refused);
       if (new URL(request.url).pathname !== path) {
         res.writeHead(404).end();
         return;

@@ -1,4 +1,4 @@
-import { renderDuration } from '@parley/protocol';
+import { renderDuration } from '../lens/time.js';
 
 /** A duration for people, in its largest whole unit rounded down: "6d", "3h", "12m", "40s". */
 export function roughDuration(seconds: number): string {
