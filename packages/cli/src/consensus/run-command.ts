@@ -40,7 +40,7 @@ export async function runDecision(
   const roster = flags.roster === undefined ? undefined : await readRosterFile(flags.roster);
   const token = tokenFromEnv(env, flags.tokenEnv);
   const tokens =
-    flags.tokens === undefined ? new Map<string, string>() : readTokensFile(flags.tokens);
+    flags.tokens === undefined ? new Map<string, string>() : await readTokensFile(flags.tokens);
   const timeoutMs = positive(flags.timeout, '--timeout');
   const concurrency = positive(flags.concurrency, '--concurrency');
   if (flags.protocol !== undefined && flags.protocol !== '0.1') {

@@ -7,8 +7,8 @@ import { readPyJsonFile } from '../text-file.js';
  * token its owner gave out with it. Kept in a file (or the environment), never on the command
  * line, where every user of the machine can read it.
  */
-export function readTokensFile(path: string): Map<string, string> {
-  const value = readPyJsonFile(path);
+export async function readTokensFile(path: string): Promise<Map<string, string>> {
+  const value = await readPyJsonFile(path);
   if (!isPyObject(value)) throw new CliError(`${path} must map each delegate URL to its token`);
   const tokens = new Map<string, string>();
   for (const [url, token] of Object.entries(value)) {
