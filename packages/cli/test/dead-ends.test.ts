@@ -98,20 +98,19 @@ describe('a new terminal without PARLEY_HOME', { timeout: CHILD_TEST_TIMEOUT_MS 
     expect(intent.stderr).toContain("parley grant --svc cal.example.com --can 'calendar.*'");
   });
 
-  it('with a grant from a principal the service does not trust, the refused COMMIT names that principal and both ways out', async () => {
+  it('with a grant from a principal the service does not trust, the refused INTENT names that principal and both ways out', async () => {
     const stranger = { PARLEY_HOME: join(folder.path, 'stranger') };
     await runCli(['keys', 'init'], stranger);
     await runCli(['grant', '--svc', 'cal.example.com', '--can', 'calendar.*'], stranger);
     const principal = JSON.parse((await runCli(['whoami', '--json'], stranger)).stdout).principal;
+    // §7: the service refuses grants it cannot verify at the first step, not at COMMIT.
     const intent = await runCli(move(), stranger);
+    expect(intent.code).toBe(1);
     expect(intent.stderr).not.toContain('note:');
-    const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
-    const commit = await runCli(['commit', url, proposal], stranger);
-    expect(commit.code).toBe(1);
-    expect(commit.stdout).toMatch(/^✗ unauthorized: /);
-    expect(commit.stderr).toContain(`its grants for cal.example.com come from ${principal}`);
-    expect(commit.stderr).toContain(`--trust ${principal}`);
-    expect(commit.stderr).toContain('.parley-data/home');
+    expect(intent.stdout).toMatch(/^✗ unauthorized: /);
+    expect(intent.stderr).toContain(`its grants for cal.example.com come from ${principal}`);
+    expect(intent.stderr).toContain(`--trust ${principal}`);
+    expect(intent.stderr).toContain('.parley-data/home');
   });
 });
 

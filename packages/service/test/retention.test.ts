@@ -39,7 +39,6 @@ describe('§4.4 proposals no trusted grant authorized are view-only, and never s
   it.each([
     ['anonymous', 'anonymous'],
     ['a proof without grants', 'proof'],
-    ['a grant from an untrusted principal', [untrusted]],
   ] as const)(
     'an INTENT with %s: proposals are shown, not kept, and COMMIT is forbidden',
     async (_what, how) => {
@@ -60,6 +59,11 @@ describe('§4.4 proposals no trusted grant authorized are view-only, and never s
       }
     },
   );
+
+  it('an INTENT presenting only a grant from an untrusted principal is refused at once (§7 unauthorized)', async () => {
+    const reply = (await send(s.service, await intentFrom([untrusted], buy))).reply as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'unauthorized' });
+  });
 
   it('an INTENT a trusted grant authorized keeps its proposals for COMMIT', async () => {
     const reply = (await send(s.service, await intentFrom([s.token], buy))).reply as ProposalsReply;

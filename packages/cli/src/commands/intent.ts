@@ -11,7 +11,7 @@ import { CliError } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { hashCovers, recordProposals } from '../home/proposal-file.js';
 import { commandLine } from '../shell-quote.js';
-import { noteIntentGrants } from '../verbs/acting-as.js';
+import { explainUnauthorized, noteIntentGrants } from '../verbs/acting-as.js';
 import {
   addConnectionFlags,
   type ConnectionFlags,
@@ -87,6 +87,7 @@ export function registerIntent(program: Command, cli: Cli): void {
         }
         if (reply.kind === 'PROPOSALS') record(cli.ctx, open.service, reply.proposals);
         const code = printReply(cli.ctx, reply, flags.json === true);
+        explainUnauthorized(cli.ctx, open, reply);
         hint(cli, url, reply, params, rerun, granted);
         const textHint = textParamHint(reply, params, args);
         if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);

@@ -74,9 +74,11 @@ export async function intent(
 }
 
 /**
- * §6.4: who the INTENT speaks for. Grants are verified when presented with a proof; a request
- * none of whose grants verifies is served as anonymous (its proposals are view-only, §4.4)
- * unless the service requires grants for INTENTs.
+ * §6.4: who the INTENT speaks for. Grants are verified when presented with a proof. A request that
+ * presents grants none of which verifies is refused with the reason (§7 unauthorized or
+ * forbidden), so the agent learns at its first step what a COMMIT would have told it later; one
+ * without grants is served as anonymous (its proposals are view-only, §4.4) unless the service
+ * requires grants for INTENTs (§3).
  */
 async function authorizeIntent(
   core: ServiceCore,
@@ -91,7 +93,7 @@ async function authorizeIntent(
       grantContext(core, request, holder, { capability }),
     );
     if (verdict.ok) return { holder, principal: verdict.principal };
-    if (core.requireGrants.intent) throw verdictError(verdict);
+    throw verdictError(verdict);
   } else if (core.requireGrants.intent) {
     throw new ParleyError('unauthorized', 'INTENT here needs grants and a proof (§3)');
   }
