@@ -5,27 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { type CliContext, processContext, selfCommand } from './cli-context.js';
 import { CliError, EXIT, type ExitCode } from './cli-error.js';
 import type { Cli } from './command-kit.js';
-import { registerApprove } from './commands/approve.js';
-import { registerAsk } from './commands/ask.js';
-import { registerCommit } from './commands/commit.js';
-import { registerConsensus } from './commands/consensus.js';
-import { registerConsensusNetwork } from './commands/consensus-network.js';
-import { registerDelegate } from './commands/delegate.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerExpand } from './commands/expand.js';
-import { registerGrant } from './commands/grant.js';
-import { registerGrants } from './commands/grants.js';
-import { registerHello } from './commands/hello.js';
-import { registerInspect } from './commands/inspect.js';
-import { registerIntent } from './commands/intent.js';
-import { registerKeys } from './commands/keys.js';
-import { registerLens } from './commands/lens.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerServe } from './commands/serve.js';
-import { registerSetup } from './commands/setup.js';
-import { registerStart } from './commands/start.js';
-import { registerUndo } from './commands/undo.js';
-import { registerWhoami } from './commands/whoami.js';
+import { familiesFor } from './command-table.js';
 
 const VERSION = '0.1.0';
 
@@ -64,27 +44,7 @@ export async function runCli(
     .addHelpText('after', EXIT_HELP)
     .exitOverride()
     .configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
-  registerKeys(program, cli);
-  registerWhoami(program, cli);
-  registerGrant(program, cli);
-  registerGrants(program, cli);
-  registerDelegate(program, cli);
-  registerInspect(program, cli);
-  registerHello(program, cli);
-  registerAsk(program, cli);
-  registerIntent(program, cli);
-  registerCommit(program, cli);
-  registerApprove(program, cli);
-  registerUndo(program, cli);
-  registerExpand(program, cli);
-  registerLens(program, cli);
-  registerServe(program, cli, env);
-  registerStart(program, cli, env);
-  registerConsensus(program, cli);
-  registerConsensusNetwork(program, cli, env);
-  registerMcp(program, cli);
-  registerSetup(program, cli);
-  registerDoctor(program, cli);
+  for (const family of familiesFor(argv)) (await family.load())(program, cli, env);
   for (const command of program.commands)
     command.exitOverride().configureOutput({ writeOut: ctx.out, writeErr: ctx.err });
   try {
