@@ -11,6 +11,8 @@ export interface CliContext {
   out(text: string): void;
   /** Writes to stderr: hints, progress, warnings and error sentences. */
   err(text: string): void;
+  /** Whether stdout is a terminal (service text printed there is escaped, §9). */
+  readonly stdoutIsTty: boolean;
   /** Whether stderr is a terminal (progress bars are drawn only there). */
   readonly stderrIsTty: boolean;
   /** Unix seconds. */
@@ -24,6 +26,7 @@ export function processContext(env: NodeJS.ProcessEnv = process.env): CliContext
     homeFromEnv: env.PARLEY_HOME !== undefined && env.PARLEY_HOME !== '',
     out: writeStdout,
     err: writeStderr,
+    stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
     now: () => Math.floor(Date.now() / 1000),
   };

@@ -1,11 +1,12 @@
 import { ClientError, ConsentMismatchError } from '@parley/client';
-import { GrantFormatError, ParleyError, renderLens } from '@parley/protocol';
+import { GrantFormatError, ParleyError } from '@parley/protocol';
 import { TransportError } from '@parley/transport';
 import { Command, CommanderError } from 'commander';
 import { type CliContext, processContext, selfCommand } from './cli-context.js';
 import { CliError, EXIT, type ExitCode } from './cli-error.js';
 import type { Cli } from './command-kit.js';
 import { familiesFor } from './command-table.js';
+import { printLens } from './verbs/print-reply.js';
 
 const VERSION = '0.1.0';
 
@@ -66,7 +67,7 @@ function report(ctx: CliContext, error: unknown, env: NodeJS.ProcessEnv): ExitCo
     return error.exitCode;
   }
   if (error instanceof ParleyError) {
-    ctx.out(`${renderLens({ kind: 'ERROR', ...error.toBody() })}\n`);
+    printLens(ctx, { kind: 'ERROR', ...error.toBody() });
     return error.code === 'consent_required' ? EXIT.consent : EXIT.error;
   }
   if (

@@ -1,8 +1,9 @@
-import { type Reply, renderLens } from '@parley/protocol';
+import type { Reply } from '@parley/protocol';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { readStdin, stdinIsTty } from '../standard-streams.js';
+import { printLens } from '../verbs/print-reply.js';
 
 /**
  * `parley lens`: renders a JSON reply read from stdin as Lens (§9). NDJSON (an HTTP bridge
@@ -17,7 +18,7 @@ export function registerLens(program: Command, cli: Cli): void {
         if (stdinIsTty()) cli.ctx.err('paste a JSON reply, then press Ctrl-D\n');
         const text = await readStdin();
         // renderLens renders any JSON: a value that is not a reply falls back to lean notation (§9.1).
-        for (const value of parseReplies(text)) cli.ctx.out(`${renderLens(value as Reply)}\n`);
+        for (const value of parseReplies(text)) printLens(cli.ctx, value as Reply);
         return EXIT.ok;
       }),
     );

@@ -16,6 +16,7 @@ const at = (home: string, homeFromEnv: boolean): CliContext => ({
   homeFromEnv,
   out: () => undefined,
   err: () => undefined,
+  stdoutIsTty: false,
   stderrIsTty: false,
   now: () => 0,
 });

@@ -1,4 +1,12 @@
-import { type FinalReply, type JsonObject, mergePatch, renderLens } from '@parley/protocol';
+import {
+  escapeServiceText,
+  type FinalReply,
+  type JsonObject,
+  mergePatch,
+  type Reply,
+  type ReplyBody,
+  renderLens,
+} from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import { EXIT, type ExitCode } from '../cli-error.js';
 import { commandLine } from '../shell-quote.js';
@@ -9,10 +17,28 @@ import { commandLine } from '../shell-quote.js';
  * ERROR is 1 (consent_required 3), CLARIFY 4 (nothing was proposed yet), anything else 0.
  */
 export function printReply(ctx: CliContext, reply: FinalReply, json: boolean): ExitCode {
-  ctx.out(json ? `${JSON.stringify(reply)}\n` : `${renderLens(reply)}\n`);
+  if (json) ctx.out(`${JSON.stringify(reply)}\n`);
+  else printLens(ctx, reply);
   if (reply.kind === 'CLARIFY') return EXIT.clarify;
   if (reply.kind !== 'ERROR') return EXIT.ok;
   return reply.code === 'consent_required' ? EXIT.consent : EXIT.error;
+}
+
+/**
+ * Prints a reply's Lens on stdout. On a terminal every line is escaped as the consent screen
+ * escapes service text (controls, bidi, invisible and lookalike characters), so a service cannot
+ * move the cursor, repaint a line or reorder what the person reads; to a pipe it goes as rendered,
+ * since a model or a program reads it there.
+ */
+export function printLens(ctx: CliContext, reply: Reply | ReplyBody): void {
+  const lens = renderLens(reply);
+  const shown = ctx.stdoutIsTty
+    ? lens
+        .split('\n')
+        .map((line) => escapeServiceText(line))
+        .join('\n')
+    : lens;
+  ctx.out(`${shown}\n`);
 }
 
 /**

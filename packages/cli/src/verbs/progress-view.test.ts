@@ -10,6 +10,7 @@ function contextWith(stderrIsTty: boolean): { ctx: CliContext; err: string[] } {
     homeFromEnv: true,
     out: () => undefined,
     err: (text) => err.push(text),
+    stdoutIsTty: false,
     stderrIsTty,
     now: () => 0,
   };
