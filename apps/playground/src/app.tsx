@@ -29,9 +29,9 @@ export function App() {
           <span class="logo" aria-hidden="true">
             P
           </span>
-          <span>
-            <strong>Parley</strong> <span class="muted">playground</span>
-          </span>
+          <h1>
+            Parley <span class="muted">playground</span>
+          </h1>
         </div>
         <div class="tabs" role="tablist" aria-label="Parley">
           {TABS.map((t) => (
@@ -57,18 +57,20 @@ export function App() {
           ))}
         </div>
       </header>
-      {TABS.map((t) => (
-        <div
-          key={t.id}
-          role="tabpanel"
-          id={`panel-${t.id}`}
-          aria-labelledby={`tab-${t.id}`}
-          class="panel"
-          hidden={tab !== t.id}
-        >
-          {t.id === 'protocol' ? <ProtocolPlayground /> : <ConsensusDemo />}
-        </div>
-      ))}
+      <main>
+        {TABS.map((t) => (
+          <div
+            key={t.id}
+            role="tabpanel"
+            id={`panel-${t.id}`}
+            aria-labelledby={`tab-${t.id}`}
+            class="panel"
+            hidden={tab !== t.id}
+          >
+            {t.id === 'protocol' ? <ProtocolPlayground /> : <ConsensusDemo />}
+          </div>
+        ))}
+      </main>
     </>
   );
 }

@@ -44,7 +44,7 @@ export function proofCard(run: Run, check: BrowserCheck, now: Date): ProofCard {
     ],
     doesNotProve: [
       ...check.report.notProven,
-      'This card is unsigned: the hash proves something only to whoever kept it apart from the record.',
+      'who made this card: it is unsigned, so the hash on it proves something only to whoever kept it apart from the record',
     ],
   };
 }

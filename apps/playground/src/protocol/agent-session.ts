@@ -54,7 +54,10 @@ export class AgentSession {
    */
   async send(service: ServiceName, draft: RequestDraft, budget?: number): Promise<FinalReply> {
     const client = await this.client(service);
-    const reply = await client.request(draft, budget === undefined ? {} : { budget });
+    const options = budget === undefined ? {} : { budget };
+    // HELLO through hello(), so the client learns the service id and needs no HELLO of its own.
+    const reply =
+      draft.verb === 'HELLO' ? await client.hello(options) : await client.request(draft, options);
     const serviceId = client.service?.id;
     if (serviceId !== undefined) this.#remember(serviceId, reply);
     return reply;

@@ -1,5 +1,5 @@
 import { type DecisionSpec, optionLabel, readSpec } from '@parley/consensus';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type ProofCard, proofCard } from '../consensus/proof-card-html.js';
 import {
   type BrowserCheck,
@@ -57,7 +57,7 @@ function Setup(props: { source: Source }) {
       </p>
       <h4>Options</h4>
       <div class="table-wrap">
-        <table class="options">
+        <table class="option-table">
           <thead>
             <tr>
               <th scope="col">Option</th>
@@ -95,17 +95,19 @@ export function ConsensusDemo() {
   const [check, setCheck] = useState<BrowserCheck | undefined>(undefined);
   const [card, setCard] = useState<ProofCard | undefined>(undefined);
 
-  useEffect(() => {
+  /** A new decision on the table: the last run's result goes. */
+  const choose = (next: Source): void => {
+    setSource(next);
     setRun(undefined);
     setCheck(undefined);
     setCard(undefined);
-  }, [source]);
+  };
 
   const upload = async (file: File | undefined): Promise<void> => {
     if (file === undefined) return;
     try {
       const text = await file.text();
-      setSource({ name: file.name, text, spec: readSpec(text) });
+      choose({ name: file.name, text, spec: readSpec(text) });
       setChoice('');
       setProblem(undefined);
     } catch (error) {
@@ -154,7 +156,7 @@ export function ConsensusDemo() {
                 if (recipe === undefined) return;
                 setChoice(recipe.key);
                 setProblem(undefined);
-                setSource({ name: recipe.file, text: recipe.text, spec: recipe.spec });
+                choose({ name: recipe.file, text: recipe.text, spec: recipe.spec });
               }}
             >
               {choice === '' && <option value="">{source?.name ?? 'uploaded'}</option>}
@@ -192,7 +194,7 @@ export function ConsensusDemo() {
       )}
       {run !== undefined && result !== undefined && (
         <>
-          <section class="card result" aria-labelledby="result-title" aria-live="polite">
+          <section class="card consensus-result" aria-labelledby="result-title" aria-live="polite">
             <h3 id="result-title">
               {result.status === 'agreed' ? (
                 <>

@@ -1,12 +1,15 @@
 import type { Reply } from '@parley/protocol';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useRef } from 'preact/hooks';
 import { estimateTokens, replyTexts, useO200k } from '../protocol/token-counts.js';
+import { useScrollable } from './scrollable.js';
 
 function Pane(props: { title: string; hint: string; text: string; kind: 'lens' | 'json' }) {
   const o200k = useO200k(props.text);
   const est = estimateTokens(props.text);
+  const text = useRef<HTMLPreElement>(null);
+  const scrolls = useScrollable(text, props.text);
   return (
-    <section class={`pane pane-${props.kind}`} aria-label={`${props.title} of the reply`}>
+    <div class={`pane pane-${props.kind}`}>
       <header class="pane-head">
         <span class="pane-title" title={props.hint}>
           {props.title}
@@ -20,11 +23,11 @@ function Pane(props: { title: string; hint: string; text: string; kind: 'lens' |
           </span>
         </span>
       </header>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling text must be reachable by keyboard (WCAG 2.1.1) */}
-      <pre class="pane-text" tabIndex={0} data-text={props.kind}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a text that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
+      <pre ref={text} class="pane-text" tabIndex={scrolls ? 0 : undefined} data-text={props.kind}>
         {props.text}
       </pre>
-    </section>
+    </div>
   );
 }
 

@@ -72,7 +72,7 @@ export function PrincipalPanel(props: {
   const { keys } = props;
   const grants = props.grants.map(grantSummary);
   return (
-    <aside class="principal" aria-labelledby="principal-title">
+    <section class="principal" aria-labelledby="principal-title">
       <h2 id="principal-title">Principal (you)</h2>
       <dl class="keys">
         <div>
@@ -139,6 +139,6 @@ export function PrincipalPanel(props: {
       <button type="button" class="link danger" onClick={props.newKeys}>
         Make new keys (forgets the grants; pair again)
       </button>
-    </aside>
+    </section>
   );
 }

@@ -225,7 +225,7 @@ export function ProtocolPlayground() {
         }}
         newKeys={() => void createKeys().then(adopt)}
       />
-      <main class="agent" aria-labelledby="agent-title">
+      <section class="agent" aria-labelledby="agent-title">
         <h2 id="agent-title">Agent</h2>
         {!ready && (
           <p class="hint">
@@ -300,7 +300,7 @@ export function ProtocolPlayground() {
             })
           )}
         </div>
-      </main>
+      </section>
       {consent !== undefined && (
         <ConsentDialog
           request={consent.request}

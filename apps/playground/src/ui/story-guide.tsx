@@ -11,7 +11,7 @@ export function StoryGuide(props: {
 }) {
   const next = props.steps.findIndex((s) => !s.done);
   return (
-    <section class="story card" aria-labelledby={`${props.id}-title`}>
+    <section id={props.id} class="story card" aria-labelledby={`${props.id}-title`}>
       <h3 id={`${props.id}-title`}>{props.title}</h3>
       <p class="muted">{props.blurb}</p>
       <ol class="steps">

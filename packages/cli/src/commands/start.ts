@@ -13,7 +13,7 @@ import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/
 import { type RunningExample, runExample, untilStopped } from '../serve/run-example.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
 import { type PageServer, servePage } from '../start/page-server.js';
-import { PairingCode } from '../start/pairing-code.js';
+import { MAX_WRONG_CODES, PairingCode } from '../start/pairing-code.js';
 import { PAIRING_PATH, pairingEndpoint } from '../start/pairing-endpoint.js';
 import { sessionText } from '../start/session-text.js';
 import { TrustedPrincipals } from '../start/trusted-principals.js';
@@ -118,22 +118,23 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       let pageServer: PageServer | undefined;
       let pairing: PairingCode | undefined;
       if (page !== undefined) {
-        pairing = new PairingCode((next, why) =>
+        const code = new PairingCode((next) =>
           ctx.out(
-            why === 'used'
-              ? `pairing code for another browser: ${next}\n`
-              : `5 wrong pairing codes were tried, so the code is replaced: ${next}\n`,
+            `${MAX_WRONG_CODES} wrong pairing codes were tried, so the code is now ${next}\n`,
           ),
         );
+        pairing = code;
         const paired = (key: string): void =>
-          ctx.out(`paired a page: the services trust its principal ${key} from now on\n`);
+          ctx.out(
+            `paired a page: the services trust its principal ${key} from now on (pairing code for another browser: ${code.current})\n`,
+          );
         pageServer = await servePage({
           host: HOST,
           port: port(START_PORTS.page),
           folder: page,
           mounts: {
             ...pageBridges(calendar, shop, browser.allowedHosts, log),
-            [PAIRING_PATH]: pairingEndpoint(trust, pairing, ctx.now, paired),
+            [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),
           },
           ...(browser.allowedHosts === undefined
             ? {}

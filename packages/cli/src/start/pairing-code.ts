@@ -29,16 +29,16 @@ export function showCode(code: string): string {
 /**
  * The one-time code that pairs a page with `parley start`: printed only in the terminal that ran
  * it, so only the person at that terminal can make the local services trust a page's principal.
- * It serves one pairing; after it, or after MAX_WRONG_CODES wrong tries, a new one replaces it
- * and `announce` prints it.
+ * It serves one pairing, then a new one replaces it (`current`); after MAX_WRONG_CODES wrong
+ * tries it is replaced too, and `replaced` prints the new one.
  */
 export class PairingCode {
-  readonly #announce: (code: string, why: 'used' | 'guessed') => void;
+  readonly #replaced: (code: string) => void;
   #code = newCode();
   #wrong = 0;
 
-  constructor(announce: (code: string, why: 'used' | 'guessed') => void) {
-    this.#announce = announce;
+  constructor(replaced: (code: string) => void) {
+    this.#replaced = replaced;
   }
 
   /** The code now in force, as printed. */
@@ -55,17 +55,19 @@ export class PairingCode {
     const expected = Buffer.from(this.#code);
     const right = given.length === expected.length && timingSafeEqual(given, expected);
     if (right) {
-      this.#replace('used');
+      this.#replace();
       return true;
     }
     this.#wrong++;
-    if (this.#wrong >= MAX_WRONG_CODES) this.#replace('guessed');
+    if (this.#wrong >= MAX_WRONG_CODES) {
+      this.#replace();
+      this.#replaced(this.current);
+    }
     return false;
   }
 
-  #replace(why: 'used' | 'guessed'): void {
+  #replace(): void {
     this.#code = newCode();
     this.#wrong = 0;
-    this.#announce(this.current, why);
   }
 }
