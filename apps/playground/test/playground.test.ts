@@ -71,6 +71,8 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
     const context = await browser.newContext({
       viewport: { width: 1440, height: 960 },
       acceptDownloads: true,
+      // No smooth scrolling, so screenshots are taken of a page at rest.
+      reducedMotion: 'reduce',
     });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -232,6 +234,7 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
         Math.floor(Date.now() / 1000),
       ),
     );
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, a label and its value apart
     const shown = (await dialog.innerText()).replace(/\s+/g, ' ');
     for (const line of lines.map((l) => l.trim()).filter((l) => l !== '')) {
       const fact = line

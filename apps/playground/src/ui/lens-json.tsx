@@ -23,7 +23,6 @@ function Pane(props: { title: string; hint: string; text: string; kind: 'lens' |
           </span>
         </span>
       </header>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a text that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
       <pre ref={text} class="pane-text" tabIndex={scrolls ? 0 : undefined} data-text={props.kind}>
         {props.text}
       </pre>

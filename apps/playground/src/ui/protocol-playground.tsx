@@ -67,7 +67,11 @@ export function ProtocolPlayground() {
   }, []);
 
   useEffect(() => {
-    log.current?.lastElementChild?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    log.current?.lastElementChild?.scrollIntoView({
+      block: 'nearest',
+      behavior: still ? 'auto' : 'smooth',
+    });
   }, [exchanges.length]);
 
   /** Sends a request as the agent; a consent_required ERROR opens the consent screen. */
