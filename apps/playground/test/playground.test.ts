@@ -6,10 +6,11 @@
  * demo against `parley decide`, the private check (watching the network), the proof card, and
  * axe-core over both tabs. Screenshots of each screen go to test/output/.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import {
   type Consent,
   consentLines,
@@ -99,15 +100,21 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
     });
     // Every request the page made went to the page's own origin: no CDN, no outside fonts.
     expect(requests.map((r) => new URL(r.url()).origin)).toEqual(requests.map(() => parley.origin));
+    // What the first load fetches, and the tokenizer's chunk that comes with the first reply.
     const assets = readFileSync(join(PAGE, 'index.html'), 'utf8').match(/assets\/[^"]+/g) ?? [];
-    const size = (file: string) => statSync(join(PAGE, file)).size;
-    const tokenizer = requests
-      .map((r) => new URL(r.url()).pathname)
-      .filter((p) => p.includes('o200k'));
+    const sizes = (file: string) => {
+      const body = readFileSync(join(PAGE, file));
+      return { file, bytes: body.length, gzip: gzipSync(body).length };
+    };
+    const initial = ['index.html', ...assets].map(sizes);
+    const tokenizer = readdirSync(join(PAGE, 'assets'))
+      .filter((f) => f.startsWith('o200k'))
+      .map((f) => sizes(`assets/${f}`));
     const measured = {
-      initialBytes: assets.reduce((sum, file) => sum + size(file), size('index.html')),
-      initialFiles: ['index.html', ...assets],
-      tokenizerChunk: tokenizer,
+      initial,
+      initialBytes: initial.reduce((sum, f) => sum + f.bytes, 0),
+      initialGzip: initial.reduce((sum, f) => sum + f.gzip, 0),
+      tokenizer,
       ...timing,
       wallMs: Date.now() - started,
     };
