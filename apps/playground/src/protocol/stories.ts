@@ -212,3 +212,25 @@ export function budgetAndExpand(ctx: StoryContext): Step[] {
     },
   ];
 }
+
+/** The stories the playground offers, in order. */
+export const STORIES = [
+  {
+    id: 'story-ambiguous',
+    title: 'Ambiguous request',
+    blurb: 'Move a meeting when two meetings share its title.',
+    steps: ambiguousRequest,
+  },
+  {
+    id: 'story-consent',
+    title: 'Order with consent',
+    blurb: 'An order over the per-commit limit: you approve it first.',
+    steps: orderWithConsent,
+  },
+  {
+    id: 'story-budget',
+    title: 'Budget and EXPAND',
+    blurb: 'A reply cut to fit a token budget, and the rest on demand.',
+    steps: budgetAndExpand,
+  },
+] as const;

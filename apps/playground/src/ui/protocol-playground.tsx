@@ -19,7 +19,7 @@ import {
 } from '../protocol/browser-keys.js';
 import { isPaired } from '../protocol/pairing.js';
 import { bridgeUrl, SERVICES, type ServiceName } from '../protocol/services.js';
-import { ambiguousRequest, budgetAndExpand, orderWithConsent } from '../protocol/stories.js';
+import { STORIES } from '../protocol/stories.js';
 import { undoOutcome } from '../protocol/undo-outcome.js';
 import { Composer } from './composer.js';
 import { ConsentDialog } from './consent-dialog.js';
@@ -203,7 +203,7 @@ export function ProtocolPlayground() {
   if (keys === undefined) {
     return <p class="loading">{notice ?? 'Making keys in this browser…'}</p>;
   }
-  const story = {
+  const context = {
     exchanges,
     send: (s: ServiceName, d: RequestDraft, b?: number) => void send(s, d, b),
     commit,
@@ -239,27 +239,16 @@ export function ProtocolPlayground() {
           </p>
         )}
         <div class="stories">
-          <StoryGuide
-            id="story-ambiguous"
-            title="Ambiguous request"
-            blurb="Move a meeting when two meetings share its title."
-            steps={ambiguousRequest(story)}
-            busy={busy}
-          />
-          <StoryGuide
-            id="story-consent"
-            title="Order with consent"
-            blurb="An order over the per-commit limit: you approve it first."
-            steps={orderWithConsent(story)}
-            busy={busy}
-          />
-          <StoryGuide
-            id="story-budget"
-            title="Budget and EXPAND"
-            blurb="A reply cut to fit a token budget, and the rest on demand."
-            steps={budgetAndExpand(story)}
-            busy={busy}
-          />
+          {STORIES.map((story) => (
+            <StoryGuide
+              key={story.id}
+              id={story.id}
+              title={story.title}
+              blurb={story.blurb}
+              steps={story.steps(context)}
+              busy={busy}
+            />
+          ))}
         </div>
         <Composer
           exchanges={exchanges}
