@@ -19,6 +19,7 @@ export default defineConfig({
       'examples/**/*.test.ts',
       'conformance/**/*.test.ts',
       'test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,

@@ -13,19 +13,21 @@ const CONSUMER = fileURLToPath(new URL('./fixtures/consumer/', import.meta.url))
 /** Packing, installing and type-checking ten packages is slow on a loaded machine: bounded. */
 const LIMIT_MS = 240_000;
 
-/** Every workspace package, by the name its users install. */
+/** Every workspace package, by the name its users install (apps/ are pages, not packages). */
 const WORKSPACES = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     workspaces: string[];
   }
-).workspaces.map((folder) => ({
-  folder,
-  manifest: JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as {
-    name: string;
-    files?: string[];
-    engines?: { node?: string };
-  },
-}));
+).workspaces
+  .filter((folder) => !folder.startsWith('apps/'))
+  .map((folder) => ({
+    folder,
+    manifest: JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as {
+      name: string;
+      files?: string[];
+      engines?: { node?: string };
+    },
+  }));
 
 const work = mkdtempSync(join(tmpdir(), 'parley-packages-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,9 +1,12 @@
-import { defineService, type Service, type Store } from '@parley/service';
+import { defineService, type Service, type ServiceOptions, type Store } from '@parley/service';
 
 /** What every example service takes. */
 export type ExampleOptions = {
-  /** Principal keys whose grants the service honours. */
-  trust: readonly string[];
+  /**
+   * Principal keys whose grants the service honours, or a live set of them (`parley start` adds
+   * the keys of the pages it pairs with while it runs).
+   */
+  trust: ServiceOptions['trust'];
   /** Where state and the example's own data live; a MemoryStore by default. */
   store?: Store;
   /** Unix seconds; tests pin it. */

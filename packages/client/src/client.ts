@@ -88,6 +88,11 @@ export interface ConnectOptions extends Omit<DialOptions, 'receiver'> {
   window?: number;
   /** §7: resends of a request refused with `limit` and `retry`; default DEFAULT_LIMIT_RETRIES. */
   limitRetries?: number;
+  /**
+   * Sees each request frame as sent (grants and proof included) with its final reply, ERROR
+   * included: for an inspector that shows what went over the wire, or a log.
+   */
+  onExchange?: (request: Request, reply: FinalReply) => void;
 }
 
 /**
@@ -104,6 +109,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     proposals,
     window,
     limitRetries,
+    onExchange,
     ...dialOptions
   } = options;
   const requestWindow = new RequestWindow(window ?? DEFAULT_REQUEST_WINDOW);
@@ -134,6 +140,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     ...(wallet === undefined ? {} : { wallet }),
     ...(expectService === undefined ? {} : { expectService }),
     ...(agentName === undefined ? {} : { agentName }),
+    ...(onExchange === undefined ? {} : { onExchange }),
   });
   if (expectService !== undefined) {
     try {
@@ -154,6 +161,7 @@ interface ClientSettings {
   wallet?: Wallet;
   expectService?: string;
   agentName?: string;
+  onExchange?: (request: Request, reply: FinalReply) => void;
 }
 
 /**
@@ -327,6 +335,7 @@ export class ParleyClient {
         if (options.budget !== undefined) frame.budget = options.budget;
         if (presentsGrants) await this.#attachGrants(frame, grants);
         reply = await this.#dispatch(frame, options);
+        this.#settings.onExchange?.(frame, reply);
       } finally {
         window.release();
       }

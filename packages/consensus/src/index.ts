@@ -1,5 +1,6 @@
 export { checkPartyCommand } from './commands/check-party.js';
 export { type DecideCommandOptions, decideCommand } from './commands/decide.js';
+export { optionLabel } from './commands/option-label.js';
 export { outcomeLines } from './commands/outcome-text.js';
 export type { CommandOutput } from './commands/output.js';
 export { verifyReceiptCommand } from './commands/verify-receipt.js';

@@ -5,6 +5,8 @@ export {
   type BrowserVerdict,
 } from './browser-policy.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS, type DialOptions, dial } from './dial.js';
+export { dialFetch } from './dial-fetch.js';
+export { type FetchDialOptions, FetchFrameConnection } from './fetch-connection.js';
 export type { FrameConnection, FrameReceiver } from './frame-connection.js';
 export type { FrameHandler, HandleContext } from './handler.js';
 export { createHttpBridge, type HttpBridge, type HttpBridgeOptions } from './http-bridge.js';
@@ -19,6 +21,7 @@ export { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 export { type LineSink, LineSplitter } from './line-splitter.js';
 export { type ListenOptions, listen } from './listen.js';
 export { answeredByPolicy } from './node-browser-policy.js';
+export { toWebRequest, type WebRequestOptions, writeWebResponse } from './node-web-request.js';
 export {
   DEFAULT_TCP_PORT,
   DEFAULT_TLS_PORT,

@@ -1,7 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPolicy, createHttpBridge, listen, type ParleyServer } from '../src/index.js';
+import {
+  BrowserPolicy,
+  createHttpBridge,
+  listen,
+  type ParleyServer,
+  toWebRequest,
+  writeWebResponse,
+} from '../src/index.js';
 import { type HttpAnswer, sendHttp as send } from './fixtures/http-send.js';
 import { ask, TestHandler } from './fixtures/test-handler.js';
 
@@ -128,25 +135,14 @@ describe('§2.4 the web-standard bridge behind another server, one origin for pa
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>p</title>');
         return;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === 'string') headers.set(name, value);
+      const origin = `http://${req.headers.host ?? 'unknown'}`;
+      const signal = new AbortController().signal;
+      const request = await toWebRequest(req, { origin, signal, maxBodyBytes: 2 * 1_048_576 });
+      if (request === undefined) {
+        res.writeHead(413).end();
+        return;
       }
-      const method = req.method ?? 'GET';
-      const response = await bridge(
-        new Request(`http://${req.headers.host ?? 'unknown'}${req.url}`, {
-          method,
-          headers,
-          ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
-        }),
-      );
-      response.headers.forEach((value, name) => {
-        res.setHeader(name, value);
-      });
-      res.writeHead(response.status);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      await writeWebResponse(res, await bridge(request));
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;

@@ -1,16 +1,22 @@
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { CALENDAR_ID } from '@parley/examples/calendar';
 import { SHOP_ID } from '@parley/examples/shop';
 import { publicKeyString } from '@parley/protocol';
+import { createHttpBridge } from '@parley/transport';
 import type { Command } from 'commander';
-import { EXIT } from '../cli-error.js';
+import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { initKeys, loadPrincipal } from '../home/local-keys.js';
 import { ensureFolder } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
-import { runExample, untilStopped } from '../serve/run-example.js';
+import { type RunningExample, runExample, untilStopped } from '../serve/run-example.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
+import { type PageServer, servePage } from '../start/page-server.js';
+import { MAX_WRONG_CODES, PairingCode } from '../start/pairing-code.js';
+import { PAIRING_PATH, pairingEndpoint } from '../start/pairing-endpoint.js';
 import { sessionText } from '../start/session-text.js';
+import { TrustedPrincipals } from '../start/trusted-principals.js';
 import { HTTP_PATH } from './serve.js';
 
 /** The fixed ports of `npm start` (documented in the README). */
@@ -19,10 +25,13 @@ export const START_PORTS = {
   calendarHttp: 8447,
   shop: 7449,
   shopHttp: 8449,
+  page: 8080,
 } as const;
+/** Where the page finds each service's bridge, on its own origin. */
+const PAGE_BRIDGES = { calendar: '/calendar/parley', shop: '/shop/parley' } as const;
 const HOST = '127.0.0.1';
 
-type StartFlags = BrowserFlags & { data: string; ephemeral?: boolean };
+type StartFlags = BrowserFlags & { data: string; ephemeral?: boolean; page?: string };
 
 /**
  * `parley start` (what `npm start` runs): creates the local keys if missing, gives the local
@@ -40,6 +49,10 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--data <dir>',
       'state folder: SQLite data, and keys unless PARLEY_HOME is set',
       '.parley-data',
+    )
+    .option(
+      '--page <dir>',
+      'serve this built page (apps/playground/dist) on 127.0.0.1:8080, with both services and a pairing step on its origin',
     )
     .option('--ephemeral', 'listen on free ports instead of the fixed ones (for tests)');
   addBrowserFlags(command).action(
@@ -67,8 +80,15 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         ctx.out(
           'gave the local agent a grant for both services (30.00 USD per order without asking)\n',
         );
+      const page = flags.page === undefined ? undefined : resolve(flags.page);
+      if (page !== undefined && !existsSync(join(page, 'index.html'))) {
+        throw new CliError(
+          `the page is not built (${join(shortPath(page), 'index.html')} is missing): run npm run build`,
+        );
+      }
       const port = (fixed: number): number => (flags.ephemeral === true ? 0 : fixed);
-      const trust = [publicKeyString(principal)];
+      // §6.4: the local principal, and the principals of pages paired before (and from now on).
+      const trust = TrustedPrincipals.load(publicKeyString(principal), data);
       const log = (line: string): void => ctx.err(`${line}\n`);
       const calendar = await runExample('calendar', {
         store: join(data, 'calendar'),
@@ -95,8 +115,53 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         for (const server of running.servers)
           ctx.out(`listening ${server.address} (${running.name})\n`);
       }
+      let pageServer: PageServer | undefined;
+      let pairing: PairingCode | undefined;
+      if (page !== undefined) {
+        const code = new PairingCode((next) =>
+          ctx.out(
+            `${MAX_WRONG_CODES} wrong pairing codes were tried, so the code is now ${next}\n`,
+          ),
+        );
+        pairing = code;
+        const paired = (key: string): void =>
+          ctx.out(
+            `paired a page: the services trust its principal ${key} from now on (pairing code for another browser: ${code.current})\n`,
+          );
+        pageServer = await servePage({
+          host: HOST,
+          port: port(START_PORTS.page),
+          folder: page,
+          mounts: {
+            ...pageBridges(calendar, shop, browser.allowedHosts, log),
+            [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),
+          },
+          ...(browser.allowedHosts === undefined
+            ? {}
+            : { browser: { allowedHosts: browser.allowedHosts } }),
+          onError: (error) =>
+            log(`[page] ${error instanceof Error ? error.message : String(error)}`),
+        }).catch(async (error: unknown) => {
+          await Promise.all([calendar.close(), shop.close()]);
+          throw error;
+        });
+        ctx.out(
+          `listening ${pageServer.origin} (page; the bridges at ${PAGE_BRIDGES.calendar} and ${PAGE_BRIDGES.shop})\n`,
+        );
+      }
       const [calendarTcp, calendarHttp] = calendar.servers.map((s) => s.address);
       const [shopTcp, shopHttp] = shop.servers.map((s) => s.address);
+      if (pageServer !== undefined && pairing !== undefined) {
+        ctx.out(
+          `\nOpen ${pageServer.origin} in a browser: be the agent and the principal against both services, and run the consensus demo.\n` +
+            `Pairing code for the page: ${pairing.current} (asked once, so the services trust the page's principal key)\n`,
+        );
+        if (trust.paired.length > 0) {
+          ctx.out(
+            `${trust.paired.length} paired page principal${trust.paired.length === 1 ? ' is' : 's are'} trusted (forget them: delete ${shortPath(trust.path)})\n`,
+          );
+        }
+      }
       ctx.out(
         `\nState in ${shortPath(data)}, keys in ${shortPath(home)}. Ctrl-C stops.\n\n` +
           sessionText(
@@ -111,11 +176,35 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             ctx.now(),
           ),
       );
-      await untilStopped([calendar, shop]);
+      await untilStopped(
+        pageServer === undefined ? [calendar, shop] : [pageServer, calendar, shop],
+      );
       ctx.err('stopped\n');
       return EXIT.ok;
     }),
   );
+}
+
+/** The services' HTTP bridges at their paths on the page's origin. */
+function pageBridges(
+  calendar: RunningExample,
+  shop: RunningExample,
+  allowedHosts: readonly string[] | undefined,
+  log: (line: string) => void,
+) {
+  const bridge = (running: RunningExample, path: string) =>
+    createHttpBridge(running.service, {
+      path,
+      ...(allowedHosts === undefined ? {} : { allowedHosts }),
+      onError: (error) =>
+        log(
+          `[${running.name}] page bridge: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+    });
+  return {
+    [PAGE_BRIDGES.calendar]: bridge(calendar, PAGE_BRIDGES.calendar),
+    [PAGE_BRIDGES.shop]: bridge(shop, PAGE_BRIDGES.shop),
+  };
 }
 
 /** A path relative to the working folder when it is inside it, else absolute. */

@@ -1,13 +1,13 @@
 import { createCalendarService } from '@parley/examples/calendar';
 import { createShopService } from '@parley/examples/shop';
-import type { Service, Store } from '@parley/service';
+import type { Service, ServiceOptions, Store } from '@parley/service';
 
 /** The bundled example services `parley serve` runs. */
 export const EXAMPLE_NAMES = ['calendar', 'shop'] as const;
 export type ExampleName = (typeof EXAMPLE_NAMES)[number];
 
 type ExampleFactory = (options: {
-  trust: readonly string[];
+  trust: ServiceOptions['trust'];
   store: Store;
   log: (message: string, error: unknown) => void;
 }) => Promise<Service>;

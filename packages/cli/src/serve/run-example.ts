@@ -1,4 +1,4 @@
-import type { Service, ServiceFactory, Store } from '@parley/service';
+import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } from '@parley/service';
 import { openStore } from '@parley/store-postgres';
 import { type BrowserPolicyOptions, listen, type ParleyServer } from '@parley/transport';
 import { CliError } from '../cli-error.js';
@@ -19,6 +19,8 @@ export type Endpoint = {
 export type RunningExample = {
   /** What the service is called in the terminal: the example's name, else the service id. */
   name: string;
+  /** The service, for a host that serves it on more (a page server's bridges). */
+  service: Service;
   servers: ParleyServer[];
   /** Graceful: transports drain and close, then the service, then the store. */
   close(): Promise<void>;
@@ -33,23 +35,38 @@ export type RunOptions = {
   log: (line: string) => void;
 };
 
+/** How an example runs: as any service, and its trust may be a live set of keys. */
+export type ExampleRunOptions = Omit<RunOptions, 'trust'> & { trust: ServiceOptions['trust'] };
+
 /**
  * Starts example `name` on the Store `store` names (a data folder for SQLite, or a
  * postgres://… URL), trusting `trust`, on every endpoint. If any endpoint cannot listen, what
  * was started is closed again and CliError says why.
  */
-export function runExample(name: ExampleName, options: RunOptions): Promise<RunningExample> {
-  return runService(name, (serve) => createExample(name, serve), options, name);
+export function runExample(name: ExampleName, options: ExampleRunOptions): Promise<RunningExample> {
+  const { trust } = options;
+  return runOn(name, (host) => createExample(name, { ...host, trust }), options, name);
 }
 
 /**
  * Starts the service `create` makes (a module's factory, an OpenAPI document's) on its Store and
  * endpoints; `label` names it in messages until the service says its id.
  */
-export async function runService(
+export function runService(
   label: string,
   create: ServiceFactory,
   options: RunOptions,
+  name?: string,
+): Promise<RunningExample> {
+  const { trust } = options;
+  return runOn(label, (host) => create({ ...host, trust }), options, name);
+}
+
+/** Opens the store, makes the service on it (`create` adds the trust) and listens. */
+async function runOn(
+  label: string,
+  create: (host: Omit<ServeOptions, 'trust'>) => Service | Promise<Service>,
+  options: Omit<RunOptions, 'trust'>,
   name?: string,
 ): Promise<RunningExample> {
   let store: Store;
@@ -64,7 +81,7 @@ export async function runService(
     options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);
   let service: Service;
   try {
-    service = await create({ trust: options.trust, store, log: report });
+    service = await create({ store, log: report });
   } catch (error) {
     await store.close();
     throw error;
@@ -89,7 +106,7 @@ export async function runService(
     await close();
     throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name: name ?? service.info.id, servers, close };
+  return { name: name ?? service.info.id, service, servers, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

@@ -1,9 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
-import { answeredByPolicy, BrowserPolicy, type BrowserPolicyOptions } from '@parley/transport';
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
+import {
+  answeredByPolicy,
+  BrowserPolicy,
+  type BrowserPolicyOptions,
+  toWebRequest,
+  writeWebResponse,
+} from '@parley/transport';
 import type { HostPort } from './host-port.js';
-import { toWebRequest, writeWebResponse } from './node-fetch.js';
 import { type RunningMcpServer, stderrReporter } from './stdio.js';
 
 /** Where Streamable HTTP is served, and which host names and CORS origins it accepts. */
@@ -44,7 +53,12 @@ export async function serveMcpOverHttp(
     res.once('close', () => aborted.abort());
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     void (async () => {
-      const request = await toWebRequest(req, origin, aborted.signal);
+      // A body over the MCP handler's own limit is refused before it is read whole.
+      const request = await toWebRequest(req, {
+        origin,
+        signal: aborted.signal,
+        maxBodyBytes: DEFAULT_MAX_REQUEST_BODY_SIZE,
+      });
       if (request === undefined) {
         res.writeHead(413).end();
         return;
