@@ -60,6 +60,19 @@ describe('group commit', () => {
     expect(rows()).toEqual(['a', 'c']);
   });
 
+  it('a unit alone in its batch that fails writes nothing, and the writer goes on', async () => {
+    await expect(
+      group.run(() => {
+        insert('x')();
+        throw new Error('unit failed');
+      }),
+    ).rejects.toThrow('unit failed');
+    expect(writer.inTransaction).toBe(false);
+    expect(await group.run(insert('y'))).toBe('y');
+    expect(rows()).toEqual(['y']);
+    expect(group.committed).toBe(1);
+  });
+
   it('units may await; units arriving meanwhile run in order, in the next batch', async () => {
     const order: string[] = [];
     const slow = group.run(async () => {

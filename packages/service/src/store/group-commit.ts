@@ -69,7 +69,10 @@ export class GroupCommit {
     }
   }
 
-  /** One transaction: a savepoint per unit, one COMMIT; units settle after it. */
+  /**
+   * One transaction: a savepoint per unit, one COMMIT; units settle after it. A batch of one unit
+   * (every sequential write) needs no savepoint: if it fails, the whole transaction rolls back.
+   */
   async #runBatch(batch: Unit[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
@@ -78,21 +81,27 @@ export class GroupCommit {
       for (const unit of batch) unit.reject(error);
       return;
     }
+    const alone = batch.length === 1;
     for (const unit of batch) {
-      this.#savepoint.run();
+      if (!alone) this.#savepoint.run();
       try {
         const value = await unit.work();
-        this.#release.run();
+        if (!alone) this.#release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
-        this.#rollbackTo.run();
-        this.#release.run();
+        if (!alone) {
+          this.#rollbackTo.run();
+          this.#release.run();
+        }
         outcomes.push({ ok: false, error });
       }
     }
     try {
-      this.#commit.run();
-      this.#committed++;
+      if (alone && outcomes[0]?.ok === false) this.#rollback.run();
+      else {
+        this.#commit.run();
+        this.#committed++;
+      }
     } catch (error) {
       if (this.#db.inTransaction) this.#rollback.run();
       for (const unit of batch) unit.reject(error);

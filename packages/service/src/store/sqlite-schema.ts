@@ -48,6 +48,18 @@ const MIGRATIONS: readonly string[] = [
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Version 2: a commit's receipt is stored once, in its commit row, with the action `apply`
+  // received and its undo state; `receipts` keeps only reversal receipts (§4.5), which belong to
+  // no commit. A durable COMMIT then writes one row besides the reservation.
+  `ALTER TABLE commits ADD COLUMN receipt_id TEXT;
+   ALTER TABLE commits ADD COLUMN action TEXT;
+   ALTER TABLE commits ADD COLUMN undo TEXT;
+   UPDATE commits SET (receipt_id, action, undo) = (
+     SELECT r.id, r.action, r.undo FROM receipts r WHERE r.id = json_extract(commits.receipt, '$.id')
+   )
+   WHERE receipt IS NOT NULL;
+   DELETE FROM receipts WHERE id IN (SELECT receipt_id FROM commits);
+   CREATE UNIQUE INDEX commits_by_receipt ON commits (receipt_id);`,
 ];
 
 /** The schema version this code writes. */

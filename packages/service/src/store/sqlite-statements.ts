@@ -2,6 +2,11 @@ import type { JsonValue } from '@parley/protocol';
 import type Database from 'better-sqlite3';
 import { parse } from './sqlite-rows.js';
 
+/** What a CommitRow holds (sqlite-rows.ts). */
+const COMMIT_COLUMNS = 'proposal_id, state, holder, principal, started_at, reserved, auto, receipt';
+/** What a ReceiptRow holds, from a commit row or a reversal row alike. */
+const RECEIPT_COLUMNS = 'receipt, action, holder, principal, undo';
+
 /** The statements each connection prepares, by name. */
 type ReaderStatement =
   | 'getProposal'
@@ -20,9 +25,11 @@ type WriterStatement =
   | 'insertCommit'
   | 'finishCommit'
   | 'deleteCommit'
-  | 'insertReceipt'
-  | 'setUndo'
-  | 'clearUndoing'
+  | 'insertReversal'
+  | 'setCommitUndo'
+  | 'setReversalUndo'
+  | 'clearCommitUndoing'
+  | 'clearReversalUndoing'
   | 'insertAuto'
   | 'insertAutoIfAbsent'
   | 'deleteAutosOf'
@@ -51,9 +58,13 @@ export function listData(statement: Database.Statement, prefix: string): [string
 export function prepareReader(db: Database.Database): ReaderStatements {
   return {
     getProposal: db.prepare('SELECT record FROM proposals WHERE id = ?'),
-    getCommit: db.prepare('SELECT * FROM commits WHERE proposal_id = ?'),
-    listApplying: db.prepare("SELECT * FROM commits WHERE state = 'applying'"),
-    getReceipt: db.prepare('SELECT * FROM receipts WHERE id = ?'),
+    getCommit: db.prepare(`SELECT ${COMMIT_COLUMNS} FROM commits WHERE proposal_id = ?`),
+    listApplying: db.prepare(`SELECT ${COMMIT_COLUMNS} FROM commits WHERE state = 'applying'`),
+    // A commit's receipt lives in its commit row; a reversal's in `receipts` (sqlite-schema.ts).
+    getReceipt: db.prepare(
+      `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE receipt_id = @id
+       UNION ALL SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE id = @id`,
+    ),
     getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
     getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
     getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
@@ -77,18 +88,24 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     ),
     release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
     insertCommit: db.prepare(
-      `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto, receipt)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO commits
+         (proposal_id, state, holder, principal, started_at, reserved, auto, receipt, receipt_id, action)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     finishCommit: db.prepare(
-      "UPDATE commits SET state = 'done', receipt = ? WHERE proposal_id = ?",
+      "UPDATE commits SET state = 'done', receipt = ?, receipt_id = ?, action = ? WHERE proposal_id = ?",
     ),
     deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
-    insertReceipt: db.prepare(
+    insertReversal: db.prepare(
       'INSERT INTO receipts (id, receipt, action, holder, principal, undo) VALUES (?, ?, ?, ?, ?, NULL)',
     ),
-    setUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
-    clearUndoing: db.prepare(
+    setCommitUndo: db.prepare('UPDATE commits SET undo = ? WHERE receipt_id = ?'),
+    setReversalUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
+    clearCommitUndoing: db.prepare(
+      `UPDATE commits SET undo = NULL
+       WHERE receipt_id = ? AND json_extract(undo, '$.state') = 'undoing'`,
+    ),
+    clearReversalUndoing: db.prepare(
       `UPDATE receipts SET undo = NULL WHERE id = ? AND json_extract(undo, '$.state') = 'undoing'`,
     ),
     insertAuto: db.prepare(

@@ -91,6 +91,8 @@ export class SqliteStore implements Store {
   readonly #proposals = new ProposalCache();
   readonly #w;
   readonly #r;
+  /** Data access on the writer connection, for work inside a transaction only. */
+  readonly #txData: DataAccess;
   readonly data: DataAccess;
 
   constructor(options: SqliteStoreOptions) {
@@ -108,6 +110,7 @@ export class SqliteStore implements Store {
     this.#w = prepareWriter(this.#writer);
     this.#group = new GroupCommit(this.#writer);
     this.#r = prepareReader(this.#reader);
+    this.#txData = this.#writerData();
     const r = this.#r;
     const w = this.#w;
     this.data = {
@@ -138,7 +141,7 @@ export class SqliteStore implements Store {
   }
 
   /** Data access on the writer connection, valid only inside #transaction. */
-  get #txData(): DataAccess {
+  #writerData(): DataAccess {
     const w = this.#w;
     return {
       get: async (key) => {
@@ -206,18 +209,27 @@ export class SqliteStore implements Store {
     return reserved;
   }
 
-  /** Writes the commit row (and its auto key), `applying` or already `done` with its receipt. */
-  #record(start: CommitStart, reserved: Reservation[], receipt: Receipt | null): void {
+  /**
+   * Writes the commit row (and its auto key): `applying`, or already `done` with its receipt and
+   * the action `apply` received, stored once, here (sqlite-schema.ts, version 2).
+   */
+  #record(
+    start: CommitStart,
+    reserved: Reservation[],
+    done: { receipt: Receipt; action: JsonValue } | null,
+  ): void {
     const w = this.#w;
     w.insertCommit.run(
       start.proposalId,
-      receipt === null ? 'applying' : 'done',
+      done === null ? 'applying' : 'done',
       start.holder,
       start.principal,
       start.startedAt,
       JSON.stringify(reserved),
       start.auto === undefined ? 0 : 1,
-      receipt === null ? null : JSON.stringify(receipt),
+      done === null ? null : JSON.stringify(done.receipt),
+      done === null ? null : done.receipt.id,
+      done === null ? null : JSON.stringify(done.action),
     );
     if (start.auto !== undefined) {
       w.insertAuto.run(
@@ -248,21 +260,13 @@ export class SqliteStore implements Store {
   }
 
   #finish(proposalId: string, receipt: Receipt, action: JsonValue): void {
-    const w = this.#w;
-    const row = w.getCommit.get(proposalId) as CommitRow | undefined;
-    if (row === undefined) throw new Error(`no commit record for ${proposalId}`);
-    w.finishCommit.run(JSON.stringify(receipt), proposalId);
-    this.#recordReceipt(receipt, action, row.holder, row.principal);
-  }
-
-  #recordReceipt(receipt: Receipt, action: JsonValue, holder: string, principal: string): void {
-    this.#w.insertReceipt.run(
-      receipt.id,
+    const changed = this.#w.finishCommit.run(
       JSON.stringify(receipt),
+      receipt.id,
       JSON.stringify(action),
-      holder,
-      principal,
-    );
+      proposalId,
+    ).changes;
+    if (changed === 0) throw new Error(`no commit record for ${proposalId}`);
   }
 
   #abandon(proposalId: string): void {
@@ -295,9 +299,8 @@ export class SqliteStore implements Store {
         // Reserve first (§6.3), apply, then write the commit row once, already done.
         const reserved = this.#reserve(start);
         if (!Array.isArray(reserved)) return reserved;
-        const { receipt, action } = await apply(data);
-        this.#record(start, reserved, receipt);
-        this.#recordReceipt(receipt, action, start.holder, start.principal);
+        const done = await apply(data);
+        this.#record(start, reserved, done);
         const record: CommitRecord = {
           proposalId: start.proposalId,
           state: 'done',
@@ -306,7 +309,7 @@ export class SqliteStore implements Store {
           startedAt: start.startedAt,
           reserved,
           auto: start.auto !== undefined,
-          receipt,
+          receipt: done.receipt,
         };
         return { kind: 'done' as const, record };
       });
@@ -326,25 +329,33 @@ export class SqliteStore implements Store {
   }
 
   async getReceipt(id: string): Promise<ReceiptRecord | undefined> {
-    const row = this.#r.getReceipt.get(id) as ReceiptRow | undefined;
+    const row = this.#r.getReceipt.get({ id }) as ReceiptRow | undefined;
     return row === undefined ? undefined : toReceipt(row);
   }
 
+  /** Sets the undo state of a receipt, kept in its commit row or, for a reversal, its own row. */
+  #setUndo(receiptId: string, undo: UndoState): void {
+    const text = JSON.stringify(undo);
+    if (this.#w.setCommitUndo.run(text, receiptId).changes === 0) {
+      this.#w.setReversalUndo.run(text, receiptId);
+    }
+  }
+
   #beginUndo(receiptId: string, startedAt: number): UndoBegin {
-    const row = this.#w.getReceipt.get(receiptId) as ReceiptRow | undefined;
+    const row = this.#w.getReceipt.get({ id: receiptId }) as ReceiptRow | undefined;
     if (row === undefined) throw new Error(`no receipt ${receiptId}`);
     const undo = row.undo === null ? null : parse<UndoState>(row.undo);
     if (undo?.state === 'undone') return { kind: 'undone', reversal: undo.reversal };
     if (undo?.state === 'undoing') return { kind: 'undoing' };
-    this.#w.setUndo.run(JSON.stringify({ state: 'undoing', startedAt }), receiptId);
+    this.#setUndo(receiptId, { state: 'undoing', startedAt });
     return { kind: 'started' };
   }
 
   #finishUndo(receiptId: string, reversal: Receipt): void {
-    const row = this.#w.getReceipt.get(receiptId) as ReceiptRow | undefined;
+    const row = this.#w.getReceipt.get({ id: receiptId }) as ReceiptRow | undefined;
     if (row === undefined) throw new Error(`no receipt ${receiptId}`);
-    this.#w.setUndo.run(JSON.stringify({ state: 'undone', reversal }), receiptId);
-    this.#w.insertReceipt.run(
+    this.#setUndo(receiptId, { state: 'undone', reversal });
+    this.#w.insertReversal.run(
       reversal.id,
       JSON.stringify(reversal),
       'null',
@@ -363,7 +374,9 @@ export class SqliteStore implements Store {
 
   abandonUndo(receiptId: string): Promise<void> {
     return this.#write(() => {
-      this.#w.clearUndoing.run(receiptId);
+      if (this.#w.clearCommitUndoing.run(receiptId).changes === 0) {
+        this.#w.clearReversalUndoing.run(receiptId);
+      }
     });
   }
 
