@@ -17,6 +17,7 @@ import {
 } from './sqlite-rows.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { listData, prepareReader, prepareWriter } from './sqlite-statements.js';
+import { TransactionData } from './sqlite-transaction-data.js';
 import type {
   AutoRecord,
   CommitBegin,
@@ -91,8 +92,6 @@ export class SqliteStore implements Store {
   readonly #proposals = new ProposalCache();
   readonly #w;
   readonly #r;
-  /** Data access on the writer connection, for work inside a transaction only. */
-  readonly #txData: DataAccess;
   readonly data: DataAccess;
 
   constructor(options: SqliteStoreOptions) {
@@ -110,7 +109,6 @@ export class SqliteStore implements Store {
     this.#w = prepareWriter(this.#writer);
     this.#group = new GroupCommit(this.#writer);
     this.#r = prepareReader(this.#reader);
-    this.#txData = this.#writerData();
     const r = this.#r;
     const w = this.#w;
     this.data = {
@@ -137,25 +135,7 @@ export class SqliteStore implements Store {
 
   /** Runs async work (an `apply`) inside the next group-committed transaction, on the writer. */
   #transaction<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {
-    return this.#group.run(() => work(this.#txData));
-  }
-
-  /** Data access on the writer connection, valid only inside #transaction. */
-  #writerData(): DataAccess {
-    const w = this.#w;
-    return {
-      get: async (key) => {
-        const row = w.getData.get(key) as { value: string } | undefined;
-        return row === undefined ? undefined : parse<JsonValue>(row.value);
-      },
-      list: async (prefix) => listData(w.listData, prefix),
-      put: async (key, value) => {
-        w.putData.run(key, JSON.stringify(value));
-      },
-      delete: async (key) => {
-        w.deleteData.run(key);
-      },
-    };
+    return this.#group.run(() => work(new TransactionData(this.#w)));
   }
 
   async putProposals(records: StoredProposal[]): Promise<void> {
