@@ -16,11 +16,40 @@ export interface CryptoPort {
     message: Uint8Array,
     signature: Uint8Array,
   ): boolean | Promise<boolean>;
+  /**
+   * Optional: b64url(SHA-256(utf8(text))) in one step, for a backend that can do it natively
+   * (a grant's block ids, §6.2). Without it the protocol encodes, hashes and encodes itself.
+   */
+  sha256Text?(text: string): string;
 }
+
+/**
+ * Random bytes are drawn from the system a pool at a time, as Node's randomUUID does: a service
+ * makes an id per proposal and receipt, and one draw of the pool serves hundreds of them.
+ */
+const POOL_BYTES = 4096;
+/** Larger requests are drawn directly: they would empty the pool for one caller. */
+const POOLED_UP_TO = 256;
+const pool = new Uint8Array(POOL_BYTES);
+let pooled = 0;
 
 /** Cryptographically secure random bytes (WebCrypto's getRandomValues exists on Node 20 too). */
 export function randomBytes(length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  globalThis.crypto.getRandomValues(out);
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`randomBytes needs a whole number of bytes, not ${length}`);
+  }
+  if (length > POOLED_UP_TO) {
+    const out = new Uint8Array(length);
+    globalThis.crypto.getRandomValues(out);
+    return out;
+  }
+  if (pooled < length) {
+    globalThis.crypto.getRandomValues(pool);
+    pooled = POOL_BYTES;
+  }
+  // Handed out from the end and wiped: the pool keeps no copy of bytes in use (a key's seed).
+  const out = pool.slice(pooled - length, pooled);
+  pool.fill(0, pooled - length, pooled);
+  pooled -= length;
   return out;
 }
