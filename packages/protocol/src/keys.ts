@@ -53,10 +53,29 @@ export function parsePublicKey(text: unknown): Uint8Array {
   return raw;
 }
 
+/** How many parsed public keys are kept: a service meets the same few keys again and again. */
+const PARSED_KEYS_LIMIT = 4096;
+/** Raw bytes by "ed25519:…" text. Never handed out: no caller can change them. */
+const parsedKeys = new Map<string, Uint8Array>();
+
+/** parsePublicKey for a string, remembered: each key is decoded once, not once per block. */
+function knownPublicKey(text: string): Uint8Array {
+  let raw = parsedKeys.get(text);
+  if (raw === undefined) {
+    raw = parsePublicKey(text);
+    if (parsedKeys.size >= PARSED_KEYS_LIMIT) {
+      parsedKeys.delete(parsedKeys.keys().next().value as string);
+    }
+    parsedKeys.set(text, raw);
+  }
+  return raw;
+}
+
 /** Whether `text` is a well-formed "ed25519:…" public key. */
 export function isPublicKey(text: unknown): text is string {
+  if (typeof text !== 'string') return false;
   try {
-    parsePublicKey(text);
+    knownPublicKey(text);
     return true;
   } catch {
     return false;
@@ -77,10 +96,23 @@ export async function verify(
   message: Uint8Array,
   signature: string | Uint8Array,
 ): Promise<boolean> {
+  const valid = verifyNow(publicKey, message, signature);
+  return typeof valid === 'boolean' ? valid : await valid;
+}
+
+/**
+ * verify, answered at once by a synchronous port (node:crypto): callers that check many
+ * signatures take no turn of the microtask queue per signature. Never throws for bad input.
+ */
+export function verifyNow(
+  publicKey: string | Uint8Array,
+  message: Uint8Array,
+  signature: string | Uint8Array,
+): boolean | Promise<boolean> {
   let key: Uint8Array;
   let sig: Uint8Array;
   try {
-    key = typeof publicKey === 'string' ? parsePublicKey(publicKey) : publicKey;
+    key = typeof publicKey === 'string' ? knownPublicKey(publicKey) : publicKey;
     sig = typeof signature === 'string' ? decodeB64url(signature) : signature;
   } catch {
     return false;
@@ -90,8 +122,7 @@ export async function verify(
   if (!(sig instanceof Uint8Array) || sig.length !== SIGNATURE_BYTES) return false;
   try {
     const valid = cryptoPort().verify(key, message, sig);
-    // Synchronous ports (node:crypto) answer at once: no extra turn of the microtask queue.
-    return typeof valid === 'boolean' ? valid : await valid;
+    return typeof valid === 'boolean' ? valid : valid.catch(() => false);
   } catch {
     return false;
   }

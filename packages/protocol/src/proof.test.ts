@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { canonicalize } from './canonical.js';
 import { ParleyError } from './errors.js';
 import type { Request, Verb } from './frames.js';
-import { type KeyPair, keyPairFromSeed, publicKeyString } from './keys.js';
+import { type KeyPair, keyPairFromSeed, publicKeyString, utf8 } from './keys.js';
 import {
   PROOF_MAX_SKEW_SECONDS,
   proofMessage,
@@ -165,5 +167,39 @@ describe('§6.5 verifyProof', () => {
         expect(check.reason).not.toContain(proof.key);
       }
     }
+  });
+});
+
+describe('§6.5 proof message', () => {
+  it('is utf8(canonical({aud, verb, target, ts})) for any strings and safe integers', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        fc.oneof(fc.maxSafeInteger(), fc.constant(-0)),
+        (aud, verb, target, ts) => {
+          const input = { aud, verb: verb as Verb, target, ts };
+          let expected: Uint8Array | string;
+          try {
+            expected = utf8(canonicalize({ aud, verb, target, ts }));
+          } catch (error) {
+            expected = (error as Error).message;
+          }
+          let actual: Uint8Array | string;
+          try {
+            actual = proofMessage(input);
+          } catch (error) {
+            actual = (error as Error).message;
+          }
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([1.5, 2 ** 53, Number.NaN])('refuses the ts %d as canonical JSON does', (ts) => {
+    expect(() => proofMessage({ aud: AUD, verb: 'ASK', target: 'x', ts })).toThrow(RangeError);
   });
 });

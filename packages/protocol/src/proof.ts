@@ -1,7 +1,7 @@
-import { canonicalize } from './canonical.js';
+import { canonicalize, quoteCanonical } from './canonical.js';
 import { ParleyError } from './errors.js';
 import type { Proof, Request, Verb } from './frames.js';
-import { type KeyPair, publicKeyString, sign, utf8, verify } from './keys.js';
+import { type KeyPair, publicKeyString, sign, utf8, verifyNow } from './keys.js';
 
 /** §6.5: services reject proofs whose ts is further than this from their clock. */
 export const PROOF_MAX_SKEW_SECONDS = 300;
@@ -36,9 +36,20 @@ export function proofTarget(request: Request): string {
 
 /** The exact bytes a proof signature covers: utf8(canonical({aud, verb, target, ts})). */
 export function proofMessage(input: ProofInput): Uint8Array {
-  return utf8(
-    canonicalize({ aud: input.aud, verb: input.verb, target: input.target, ts: input.ts }),
-  );
+  const { aud, verb, target, ts } = input;
+  // §10 for these four keys, written in their canonical order; anything else (a value that is
+  // not a string or a safe integer) goes through canonicalize, which refuses it as before.
+  if (
+    typeof aud === 'string' &&
+    typeof verb === 'string' &&
+    typeof target === 'string' &&
+    Number.isSafeInteger(ts)
+  ) {
+    return utf8(
+      `{"aud":${quoteCanonical(aud, '$.aud')},"target":${quoteCanonical(target, '$.target')},"ts":${Object.is(ts, -0) ? 0 : ts},"verb":${quoteCanonical(verb, '$.verb')}}`,
+    );
+  }
+  return utf8(canonicalize({ aud, verb, target, ts }));
 }
 
 /** §6.5: signs a proof of possession with the holder key. */
@@ -75,7 +86,8 @@ export async function verifyProof(
     // A target off the wire may hold a lone surrogate: nothing can have signed it (§10).
     return { ok: false, code: 'unauthorized', reason: 'the proof target has no canonical form' };
   }
-  if (!(await verify(proof.key, message, proof.sig))) {
+  const valid = verifyNow(proof.key, message, proof.sig);
+  if (!(typeof valid === 'boolean' ? valid : await valid)) {
     return {
       ok: false,
       code: 'unauthorized',

@@ -48,10 +48,27 @@ function privateKeyObject(seed: Uint8Array): KeyObject {
   );
 }
 
+/**
+ * The KeyObject last made for an array, with the bytes it was made from: the protocol passes the
+ * same array for the same key string (keys.ts), so most lookups cost a 32-byte compare instead of
+ * building a string id. The compare keeps it right if a caller changed its array since.
+ */
+const byArray = new WeakMap<Uint8Array, { bytes: Uint8Array; key: KeyObject }>();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function publicKeyObject(raw: Uint8Array): KeyObject {
-  return publicKeys.get(bytesId(raw), () =>
+  const seen = byArray.get(raw);
+  if (seen !== undefined && sameBytes(seen.bytes, raw)) return seen.key;
+  const key = publicKeys.get(bytesId(raw), () =>
     createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }),
   );
+  byArray.set(raw, { bytes: new Uint8Array(raw), key });
+  return key;
 }
 
 /** node:crypto backend: synchronous, with cached KeyObjects. */
@@ -72,5 +89,10 @@ export const defaultCrypto: CryptoPort = {
   },
   verify(publicKey, message, signature) {
     return verify(null, message, publicKeyObject(publicKey), signature);
+  },
+  sha256Text(text) {
+    return oneShotHash === undefined
+      ? createHash('sha256').update(text, 'utf8').digest('base64url')
+      : oneShotHash('sha256', text, 'base64url');
   },
 };

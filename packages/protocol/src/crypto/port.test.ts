@@ -98,3 +98,60 @@ describe('§6.1 the two ports agree', () => {
     ).toBe(true);
   });
 });
+
+describe('randomBytes', () => {
+  it('draws bytes of the length asked, fresh on every call, across refills of its pool', () => {
+    const seen = new Set<string>();
+    // 12-byte ids, as a service draws them: far more than one pool holds.
+    for (let i = 0; i < 2000; i++) {
+      const id = randomBytes(12);
+      expect(id).toHaveLength(12);
+      seen.add(toHex(id));
+    }
+    expect(seen.size).toBe(2000);
+    expect(randomBytes(0)).toHaveLength(0);
+    const large = randomBytes(60_000);
+    expect(large).toHaveLength(60_000);
+    expect(new Set(large).size).toBe(256);
+  });
+
+  it('hands out copies: changing one draw changes no later one', () => {
+    const first = randomBytes(32);
+    first.fill(0);
+    const next = randomBytes(32);
+    expect(next.some((b) => b !== 0)).toBe(true);
+    expect(next.buffer).not.toBe(first.buffer);
+  });
+
+  it.each([-1, 1.5, Number.NaN])('refuses the length %d with a RangeError', (length) => {
+    expect(() => randomBytes(length)).toThrow(RangeError);
+  });
+});
+
+describe('node:crypto port shortcuts', () => {
+  it.each([
+    ['', 'ASCII empty'],
+    ['dGhlIHNpZ25hdHVyZQ', 'b64url text'],
+    ['caf\u00e9 \u{1f600}', 'non-ASCII'],
+    ['lone \ud800 surrogate', 'a lone surrogate (UTF-8 of U+FFFD)'],
+  ])('sha256Text(%j) is b64url(sha256(utf8(text))) (%s)', (text) => {
+    const expected = createHash('sha256')
+      .update(new TextEncoder().encode(text))
+      .digest('base64url');
+    expect(nodeCrypto.sha256Text?.(text)).toBe(expected);
+  });
+
+  it('verifies with the key now in an array, even if the array changed since', async () => {
+    const seeds = [randomBytes(32), randomBytes(32)];
+    const keys = [
+      await nodeCrypto.publicKeyFromSeed(seeds[0] as Uint8Array),
+      await nodeCrypto.publicKeyFromSeed(seeds[1] as Uint8Array),
+    ];
+    const message = randomBytes(20);
+    const signature = await nodeCrypto.sign(seeds[1] as Uint8Array, message);
+    const array = new Uint8Array(keys[0] as Uint8Array);
+    expect(nodeCrypto.verify(array, message, signature)).toBe(false);
+    array.set(keys[1] as Uint8Array);
+    expect(nodeCrypto.verify(array, message, signature)).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import { decodeB64url, encodeB64url } from '../b64url.js';
 import { canonicalize } from '../canonical.js';
+import { cryptoPort } from '../crypto/backend.js';
 import { hasOwn, isPlainObject } from '../json.js';
 import { isPublicKey, sha256, utf8 } from '../keys.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting.js';
@@ -87,7 +88,10 @@ function checkBlock(block: unknown, index: number): asserts block is Block {
 
 /** §6.2: block id = b64url(sha256(utf8(block.s))). */
 export function blockId(block: Block): string {
-  return encodeB64url(sha256(utf8(block.s)));
+  const port = cryptoPort();
+  return port.sha256Text === undefined
+    ? encodeB64url(sha256(utf8(block.s)))
+    : port.sha256Text(block.s);
 }
 
 /** §6.2: the grant id is the id of its root block. */

@@ -1,6 +1,6 @@
 import { canonicalize } from '../canonical.js';
 import { hasOwn, isPlainObject, type JsonValue } from '../json.js';
-import { utf8, verify } from '../keys.js';
+import { utf8, verifyNow } from '../keys.js';
 import { type CaveatContext, evaluateCaveat } from './caveats.js';
 import { ChainCache, type VerifiedChain } from './chain-cache.js';
 import { blockId, decodeGrant, GrantFormatError } from './token.js';
@@ -92,7 +92,8 @@ async function verifyChain(
     } catch {
       return `block ${i} has a payload that has no canonical form`;
     }
-    if (!(await verify(signer, message, block.s))) {
+    const valid = verifyNow(signer, message, block.s);
+    if (!(typeof valid === 'boolean' ? valid : await valid)) {
       return i === 0
         ? 'the root block signature does not verify'
         : `block ${i} signature does not verify`;
