@@ -102,6 +102,23 @@ async function paired(op: Op, reference: Op, divisor = 1): Promise<Measured> {
 }
 
 /**
+ * The ratios bench/RESULTS.md gave before issue 15 (Node 20.20.2, load 1.3 to 2.5), printed next
+ * to each new one so a change is seen at a glance. Keyed by the row's name.
+ */
+const PREVIOUS_RATIO: Record<string, number> = {
+  'grant+proof, 1 block(s), cold (new token each time)': 0.86,
+  'grant+proof, 1 block(s), cold (same token, cache: null)': 0.84,
+  'grant+proof, 1 block(s), warm (same token, new proof)': 0.92,
+  'grant+proof, 2 block(s), cold (new token each time)': 0.8,
+  'grant+proof, 2 block(s), cold (same token, cache: null)': 0.87,
+  'grant+proof, 2 block(s), warm (same token, new proof)': 0.92,
+  'grant+proof, 3 block(s), cold (new token each time)': 0.82,
+  'grant+proof, 3 block(s), cold (same token, cache: null)': 0.86,
+  'grant+proof, 3 block(s), warm (same token, new proof)': 0.92,
+  'hashProposal (§5.1), against raw sha256 of its canonical bytes': 0.32,
+};
+
+/**
  * Prints one figure. With a target, the comparison is a limit; without one it is a reference
  * (informative, e.g. JSON.stringify for canonical JSON).
  */
@@ -112,6 +129,8 @@ function report(name: string, m: Measured | number, target?: number, unit = 'ops
   if (typeof m !== 'number') {
     const label = target === undefined ? 'ref  ' : 'limit';
     line += `  ${label} ${format(m.limit).padStart(9)}  ratio ${m.ratio.toFixed(2)}`;
+    const previous = PREVIOUS_RATIO[name];
+    if (previous !== undefined) line += ` (previously ${previous.toFixed(2)})`;
     if (target !== undefined) line += m.ratio >= target ? '  (≥ target)' : '  (below target)';
   }
   console.log(line);

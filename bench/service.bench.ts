@@ -154,13 +154,28 @@ function dispatchTable(memory: DispatchRates, full: DispatchRates, normal: Dispa
   ];
 }
 
+/**
+ * The durable-COMMIT ratios (sequential, in flight) bench/RESULTS.md gave before issue 15, for
+ * the same capabilities (Node 20.20.2, load 1.2), printed next to each new one.
+ */
+const PREVIOUS: Record<string, [number, number]> = {
+  'FULL shop.order': [0.35, 0.74],
+  'FULL no-op intent': [0.47, 0.99],
+  'NORMAL shop.order': [0.16, 0.2],
+  'NORMAL no-op intent': [0.31, 0.37],
+};
+
 function durableTable(runs: Durable[]) {
+  const was = (d: Durable, i: 0 | 1): string => {
+    const previous = PREVIOUS[`${d.synchronous} ${d.what}`]?.[i];
+    return previous === undefined ? '' : ` (was ${previous.toFixed(2)})`;
+  };
   return [
     `| synchronous | COMMIT of | raw limit (tx/s) | COMMIT sequential | ratio | COMMIT ${LANES} in flight | ratio | sequential / limit, round by round | target |`,
     '|---|---|---:|---:|---:|---:|---:|---|---:|',
     ...runs.map(
       (d) =>
-        `| ${d.synchronous} | ${d.what} | ${fmt(d.limit)} | ${fmt(d.commit)} | ${ratio(d.commit, d.limit)} | ${fmt(d.lanes)} | ${ratio(d.lanes, d.limit)} | ${range(d.perRound)} | ≥ ${TARGET} |`,
+        `| ${d.synchronous} | ${d.what} | ${fmt(d.limit)} | ${fmt(d.commit)} | ${ratio(d.commit, d.limit)}${was(d, 0)} | ${fmt(d.lanes)} | ${ratio(d.lanes, d.limit)}${was(d, 1)} | ${range(d.perRound)} | ≥ ${TARGET} |`,
     ),
   ];
 }
