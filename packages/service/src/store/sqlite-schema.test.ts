@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
+import { migrateSqlite, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 
 /**
@@ -189,6 +189,18 @@ describe('SqliteStore schema version 2 (each receipt stored once)', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('two stores opening one version 1 file migrate it once', async () => {
+    writeVersion1(join(folder, SQLITE_FILE_NAME));
+    // The second connection read version 1 before the first migrated: it must not run it again.
+    const late = new Database(join(folder, SQLITE_FILE_NAME));
+    expect(late.pragma('user_version', { simple: true })).toBe(1);
+    const first = new SqliteStore({ folder });
+    migrateSqlite(late, 1);
+    late.close();
+    expect((await first.getReceipt('r_kept'))?.action).toEqual({ sku: 'kept' });
+    await first.close();
   });
 
   it('refuses a file from a newer schema, naming both versions', () => {

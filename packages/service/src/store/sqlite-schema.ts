@@ -65,9 +65,15 @@ const MIGRATIONS: readonly string[] = [
 /** The schema version this code writes. */
 export const SQLITE_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings a database up to SQLITE_SCHEMA_VERSION, each migration in its own transaction. */
-export function migrateSqlite(db: BetterSqlite3.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+/**
+ * Brings a database up to SQLITE_SCHEMA_VERSION, each migration in its own transaction. `current`
+ * is the version this connection found (read now when not given); each step checks it again
+ * inside its transaction, so processes opening one file together migrate it once.
+ */
+export function migrateSqlite(
+  db: BetterSqlite3.Database,
+  current = db.pragma('user_version', { simple: true }) as number,
+): void {
   if (current > SQLITE_SCHEMA_VERSION) {
     throw new Error(
       `the database has schema version ${current}, newer than this code's ${SQLITE_SCHEMA_VERSION}`,
@@ -75,6 +81,8 @@ export function migrateSqlite(db: BetterSqlite3.Database): void {
   }
   for (let version = current; version < SQLITE_SCHEMA_VERSION; version++) {
     db.transaction(() => {
+      // Another process opening the same file may have run this step since the read above.
+      if ((db.pragma('user_version', { simple: true }) as number) > version) return;
       db.exec(MIGRATIONS[version] as string);
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();
