@@ -41,6 +41,12 @@ export {
   type ParleyErrorOptions,
 } from './errors.js';
 export {
+  knownJson,
+  rememberEnvelopeJson,
+  rememberJson,
+  stringifyFrame,
+} from './frame-json.js';
+export {
   type AnswerBody,
   type AnswerReply,
   type AskRequest,
