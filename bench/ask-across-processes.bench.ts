@@ -12,10 +12,11 @@
  *
  *   npm run build && node --import tsx bench/ask-across-processes.bench.ts
  *   ASK_BENCH_SERVICE_FLAGS / ASK_BENCH_ECHO_FLAGS: node flags for the service or the echo peer
- *   only, e.g. "--cpu-prof --cpu-prof-dir=DIR"; PARLEY_BIN another CLI entry (another checkout's).
+ *   only, e.g. "--cpu-prof --cpu-prof-dir=DIR"; ASK_BENCH_ONLY=sequential (or pipelined) runs
+ *   only those rows; PARLEY_BIN another CLI entry (another checkout's).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ const { CAPTURE_ID, splitReply } = await import('./ask-echo-peer.js');
 const { fmt, PIPELINE, pipelined, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import(
   './round-trip-rates.js'
 );
+type Run = import('./round-trip-rates.js').Run;
 
 const CAPABILITY = 'calendar.find';
 /** Three of the six seeded meetings ("1:1 with Ana" twice, "Lunch with Bo"). */
@@ -131,16 +133,61 @@ if (JSON.stringify(viaService.data) !== JSON.stringify(viaEcho.data)) {
 const rawService = await rawEchoClient(Number(new URL(serviceAddress).port), CAPABILITY, PARAMS);
 const rawEcho = await rawEchoClient(Number(echoPort), CAPABILITY, PARAMS);
 
+/** CPU seconds a child has used (Linux /proc; elsewhere 0, and the CPU columns stay empty). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return 0;
+  }
+}
+
+/** What a pair of runs measured: rates, and the CPU each serving process spent per round trip. */
+type Pair = { ours: number; limit: number; oursCpu: number; limitCpu: number };
+
+/** Runs `ours` (to the service) and `limit` (to the echo peer) in turns, counting CPU and calls. */
+async function measure(
+  shape: (call: () => Promise<unknown>) => Run,
+  ours: () => Promise<unknown>,
+  limit: () => Promise<unknown>,
+): Promise<Pair> {
+  const calls = [0, 0];
+  const counted = (i: number, call: () => Promise<unknown>) => () => {
+    calls[i] = (calls[i] ?? 0) + 1;
+    return call();
+  };
+  const before = [cpuSeconds(service.pid), cpuSeconds(echo.pid)];
+  const [oursRate = 0, limitRate = 0] = await rates(
+    shape(counted(0, ours)),
+    shape(counted(1, limit)),
+  );
+  const perCall = (i: number, pid: number | undefined) =>
+    ((cpuSeconds(pid) - (before[i] ?? 0)) * 1e6) / (calls[i] || 1);
+  return {
+    ours: oursRate,
+    limit: limitRate,
+    oursCpu: perCall(0, service.pid),
+    limitCpu: perCall(1, echo.pid),
+  };
+}
+
 const clientService = () => toService.ask(CAPABILITY, PARAMS);
 const clientEcho = () => toEcho.ask(CAPABILITY, PARAMS);
-const [cSeq = 0, cEchoSeq = 0] = await rates(sequential(clientService), sequential(clientEcho));
-const [cPipe = 0, cEchoPipe = 0] = await rates(pipelined(clientService), pipelined(clientEcho));
-const [rSeq = 0, rEchoSeq = 0] = await rates(sequential(rawService.ask), sequential(rawEcho.ask));
-const [rPipe = 0, rEchoPipe = 0] = await rates(pipelined(rawService.ask), pipelined(rawEcho.ask));
+/** ASK_BENCH_ONLY=sequential or =pipelined runs only those rows (for a profile of one shape). */
+const only = process.env.ASK_BENCH_ONLY;
+const skipped: Pair = { ours: 0, limit: 0, oursCpu: 0, limitCpu: 0 };
+const seqOn = only === undefined || only === 'sequential';
+const pipeOn = only === undefined || only === 'pipelined';
+const cSeq = seqOn ? await measure(sequential, clientService, clientEcho) : skipped;
+const cPipe = pipeOn ? await measure(pipelined, clientService, clientEcho) : skipped;
+const rSeq = seqOn ? await measure(sequential, rawService.ask, rawEcho.ask) : skipped;
+const rPipe = pipeOn ? await measure(pipelined, rawService.ask, rawEcho.ask) : skipped;
 
 const bytes = Buffer.byteLength(replyLine) + 1;
-const row = (what: string, ours: number, limit: number, target: string, before: string) =>
-  `| ${what} | ${fmt(ours)} | ${fmt(limit)} | ${ratio(ours, limit)} | ${before} | ${target} |`;
+const cpu = (us: number): string => (us > 0 ? us.toFixed(1) : '');
+const row = (what: string, pair: Pair, target: string, before: string) =>
+  `| ${what} | ${fmt(pair.ours)} | ${fmt(pair.limit)} | ${ratio(pair.ours, pair.limit)} | ${before} | ${target} | ${cpu(pair.oursCpu)} | ${cpu(pair.limitCpu)} |`;
 console.log(
   `ASK ${CAPABILITY} ${JSON.stringify(PARAMS)} (${bytes}-byte reply) across processes on ${process.version}, ` +
     `${cpus().length} CPUs, load ${loadavg()
@@ -149,18 +196,12 @@ console.log(
 );
 console.log(
   [
-    '| round trips/s | parley serve calendar | same-bytes echo peer | ratio | before | target |',
-    '|---|---:|---:|---:|---:|---:|',
-    row('@parley/client, sequential', cSeq, cEchoSeq, '≥ 0.70', PREVIOUS.client.sequential),
-    row(
-      `@parley/client, ${PIPELINE} in flight`,
-      cPipe,
-      cEchoPipe,
-      '≥ 0.50',
-      PREVIOUS.client.pipelined,
-    ),
-    row('raw client, sequential', rSeq, rEchoSeq, '', PREVIOUS.raw.sequential),
-    row(`raw client, ${PIPELINE} in flight`, rPipe, rEchoPipe, '', PREVIOUS.raw.pipelined),
+    '| round trips/s | parley serve calendar | same-bytes echo peer | ratio | before | target | service CPU µs/ASK | echo CPU µs/ASK |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    row('@parley/client, sequential', cSeq, '≥ 0.70', PREVIOUS.client.sequential),
+    row(`@parley/client, ${PIPELINE} in flight`, cPipe, '≥ 0.50', PREVIOUS.client.pipelined),
+    row('raw client, sequential', rSeq, '', PREVIOUS.raw.sequential),
+    row(`raw client, ${PIPELINE} in flight`, rPipe, '', PREVIOUS.raw.pipelined),
   ].join('\n'),
 );
 console.log(
