@@ -41,12 +41,6 @@ export {
   type ParleyErrorOptions,
 } from './errors.js';
 export {
-  knownJson,
-  rememberEnvelopeJson,
-  rememberJson,
-  stringifyFrame,
-} from './frame-json.js';
-export {
   type AnswerBody,
   type AnswerReply,
   type AskRequest,

@@ -6,7 +6,6 @@ import {
   PARLEY_VERSION,
   type Reply,
   requestIdOf,
-  stringifyFrame,
 } from '@parley/protocol';
 import type { ErrorReporter } from './server.js';
 
@@ -72,7 +71,7 @@ export function replyLine(
 ): string | undefined {
   let json: string;
   try {
-    json = stringifyFrame(reply);
+    json = JSON.stringify(reply);
   } catch (error) {
     onError(error);
     if (reply.kind === 'EVENT') return undefined;

@@ -8,8 +8,6 @@ import {
   ParleyError,
   type Remainder,
   type Request,
-  rememberEnvelopeJson,
-  rememberJson,
 } from '@parley/protocol';
 import { newFrameId, newHandleId } from '../ids.js';
 import { UNAUTHENTICATED_POOL } from '../retained-handles.js';
@@ -17,10 +15,7 @@ import type { ServiceCore } from './core.js';
 
 /** Wraps a reply body in its frame envelope (§2.1). */
 export function envelope<B extends FinalReplyBody>(re: string, body: B): FinalReply {
-  const frame = { parley: 1, id: newFrameId(), re, ...body } as FinalReply;
-  // The body's JSON, if fitting made it, is reused: the reply is serialized once.
-  rememberEnvelopeJson(frame, body);
-  return frame;
+  return { parley: 1, id: newFrameId(), re, ...body } as FinalReply;
 }
 
 /** Who the handles of a reply are kept for: the holder EXPAND must prove (§4.6), and the pool. */
@@ -64,24 +59,11 @@ export async function fitToBudget<B extends FinalReplyBody>(
   keep?: () => Promise<void>,
 ): Promise<B> {
   const budget = request.budget ?? DEFAULT_BUDGET;
-  // An ANSWER is serialized here once: a short one is surely within budget (answer-bound.ts of
-  // @parley/protocol), and the same text goes on the wire (envelope).
-  const json = body.kind === 'ANSWER' ? serialized(body) : undefined;
-  const { reply, elisions } = fitReply(body, budget, () => newHandleId(), json);
-  if (json !== undefined && reply === body) rememberJson(body, json);
+  const { reply, elisions } = fitReply(body, budget, () => newHandleId());
   if (keep !== undefined || elisions.length > 0) checkSendable(reply as B);
   await keep?.();
   await storeRemainders(core, owner, elisions);
   return reply as B;
-}
-
-/** JSON.stringify(body), or undefined when it cannot be serialized (fitting then measures it). */
-function serialized(body: FinalReplyBody): string | undefined {
-  try {
-    return JSON.stringify(body);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
