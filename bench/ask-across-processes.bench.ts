@@ -41,12 +41,12 @@ const BIN =
 const ECHO_PEER = fileURLToPath(new URL('./ask-echo-peer.ts', import.meta.url));
 /**
  * The ratios before issue 15's work: as the issue measured them, and as this bench measured main
- * (54b5d01) in two runs under load (bench/RESULTS.md).
+ * (54b5d01, four runs under load 11 to 14; bench/RESULTS.md, where the CPU per ASK is too).
  */
 const PREVIOUS = {
   issue: { sequential: '0.34–0.39', pipelined: '0.14–0.24' },
-  client: { sequential: '0.37–0.46', pipelined: '0.15–0.23' },
-  raw: { sequential: '0.37–0.46', pipelined: '0.17–0.22' },
+  client: { sequential: '0.34–0.46', pipelined: '0.12–0.23' },
+  raw: { sequential: '0.37–0.46', pipelined: '0.14–0.22' },
 };
 
 if (!existsSync(BIN)) {
