@@ -5,8 +5,9 @@
  *
  *   npm run bench                         (or: node --import tsx bench/run-all.ts [name…])
  *
- * The soak (issue 10: minutes of hostile traffic against `parley serve`) runs the built CLI, so
- * build first; alone it is `npm run soak`.
+ * The soak (issue 10: minutes of hostile traffic against `parley serve`) and ask-across-processes
+ * (issue 15: ASK against `parley serve calendar` in its own process) run the built CLI, so build
+ * first; alone the soak is `npm run soak`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ const BENCHES = [
   'protocol',
   'transport',
   'transport-vs-mcp',
+  'ask-across-processes',
   'service',
   'postgres',
   'consensus',

@@ -18,7 +18,7 @@ export async function listEvents(data: DataAccess): Promise<CalendarEvent[]> {
   const rows = await data.list('event/');
   return rows
     .map(([, value]) => value as unknown as CalendarEvent)
-    .sort((a, b) => a.start.localeCompare(b.start));
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
 }
 
 export const seconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);

@@ -40,6 +40,7 @@ export {
   ParleyError,
   type ParleyErrorOptions,
 } from './errors.js';
+export { keepEnvelopeJson, keepJson, stringifyFrame } from './frame-json.js';
 export {
   type AnswerBody,
   type AnswerReply,

@@ -4,6 +4,7 @@ import {
   estimateTokens,
   publicKeyString,
   renderLens,
+  stringifyFrame,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
@@ -76,6 +77,22 @@ describe('§4.2 ASK', async () => {
       await request({ verb: 'ASK', capability: 'acme.echo', params: { text: 'hi', n: 2 } }),
     );
     expect(reply).toMatchObject({ kind: 'ANSWER', data: { echo: { text: 'hi', n: 2 } } });
+  });
+
+  it('§2.1, §8: the wire text of an answer, fitted or not, is exactly its JSON', async () => {
+    for (const [capability, params, budget] of [
+      ['acme.echo', { text: 'a "quoted" é', tags: ['x'] }, undefined],
+      ['acme.list', { count: 3 }, undefined],
+      ['acme.list', { count: 400 }, undefined],
+      ['acme.list', { count: 40 }, 100],
+    ] as const) {
+      const frame = await request({ verb: 'ASK', capability, params });
+      if (budget !== undefined) frame.budget = budget;
+      const { reply } = await send(service, frame);
+      expect(reply.kind).toBe('ANSWER');
+      expect(stringifyFrame(reply)).toBe(JSON.stringify(reply));
+      expect(estimateTokens(renderLens(reply))).toBeLessThanOrEqual(budget ?? 2000);
+    }
   });
 
   it('§7: an unknown capability is unknown_capability with a did-you-mean fix', async () => {

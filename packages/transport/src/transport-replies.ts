@@ -6,6 +6,7 @@ import {
   PARLEY_VERSION,
   type Reply,
   requestIdOf,
+  stringifyFrame,
 } from '@parley/protocol';
 import type { ErrorReporter } from './server.js';
 
@@ -71,7 +72,7 @@ export function replyLine(
 ): string | undefined {
   let json: string;
   try {
-    json = JSON.stringify(reply);
+    json = stringifyFrame(reply);
   } catch (error) {
     onError(error);
     if (reply.kind === 'EVENT') return undefined;

@@ -1,4 +1,5 @@
 import type { More, Reply, ReplyBody } from '../frames.js';
+import { answerSurelyFits } from './answer-bound.js';
 import type { Elision, IssueHandle } from './elision.js';
 import { type FitPlan, fitBody, type ListRootAt } from './fit-body.js';
 import type { Path } from './tree-path.js';
@@ -61,12 +62,19 @@ export interface FitResult<R> {
  * it already fits (or nothing can be elided); otherwise a copy without its `lens` field, which
  * would describe the unfitted reply. More.est and the other choices are documented on fitBody.
  * A handle issued for a cut that a later halving dropped is not returned.
+ *
+ * `json`, when the caller has it, is JSON.stringify(reply): an ANSWER short enough to be surely
+ * within the budget (answer-bound.ts) is then returned without measuring its Lens.
  */
 export function fitReply<R extends Reply | ReplyBody>(
   reply: R,
   budget: number,
   issueHandle: IssueHandle,
+  json?: string,
 ): FitResult<R> {
+  if (json !== undefined && answerSurelyFits(reply, json, budget)) {
+    return { reply: reply as Fitted<R>, elisions: [] };
+  }
   const { body, elisions } = fitBody(reply as unknown as Body, budget, issueHandle, REPLY_PLAN);
   return { reply: body as unknown as Fitted<R>, elisions };
 }

@@ -3,6 +3,8 @@ import {
   type FinalReply,
   type FinalReplyBody,
   fitReply,
+  keepEnvelopeJson,
+  keepJson,
   MAX_FRAME_BYTES,
   MAX_ID_LENGTH,
   ParleyError,
@@ -15,7 +17,10 @@ import type { ServiceCore } from './core.js';
 
 /** Wraps a reply body in its frame envelope (§2.1). */
 export function envelope<B extends FinalReplyBody>(re: string, body: B): FinalReply {
-  return { parley: 1, id: newFrameId(), re, ...body } as FinalReply;
+  const frame = { parley: 1, id: newFrameId(), re, ...body } as FinalReply;
+  // The body's JSON, if fitting made it, goes on the wire as it is (frame-json.ts).
+  keepEnvelopeJson(frame, body);
+  return frame;
 }
 
 /** Who the handles of a reply are kept for: the holder EXPAND must prove (§4.6), and the pool. */
@@ -59,11 +64,25 @@ export async function fitToBudget<B extends FinalReplyBody>(
   keep?: () => Promise<void>,
 ): Promise<B> {
   const budget = request.budget ?? DEFAULT_BUDGET;
-  const { reply, elisions } = fitReply(body, budget, () => newHandleId());
+  // A short ANSWER is surely within budget by the length of its JSON (answer-bound.ts of
+  // @parley/protocol): native JSON.stringify costs a fraction of measuring its Lens, and the
+  // same text is what the transport writes.
+  const json = body.kind === 'ANSWER' ? serialized(body) : undefined;
+  const { reply, elisions } = fitReply(body, budget, () => newHandleId(), json);
+  if (json !== undefined && reply === body) keepJson(body, json);
   if (keep !== undefined || elisions.length > 0) checkSendable(reply as B);
   await keep?.();
   await storeRemainders(core, owner, elisions);
   return reply as B;
+}
+
+/** JSON.stringify(body), or undefined when it cannot be serialized (fitting then measures it). */
+function serialized(body: FinalReplyBody): string | undefined {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

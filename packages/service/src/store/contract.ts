@@ -358,6 +358,34 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       expect(n).toBe(2);
     });
 
+    it('service data: a value read cannot be changed through the read, and writes show at once', async () => {
+      await store.data.put('c/1', { n: 1, tags: ['a'] });
+      const listed = await store.data.list('c/');
+      const read = (await store.data.get('c/1')) as { n: number; tags: string[] };
+      // A store may share frozen values between reads (shared-reads.ts) or hand out copies.
+      try {
+        read.n = 2;
+        read.tags.push('b');
+        (listed[0] as [string, JsonValue])[1] = 'replaced';
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      listed.sort(() => -1);
+      expect(await store.data.get('c/1')).toEqual({ n: 1, tags: ['a'] });
+      expect(await store.data.list('c/')).toEqual([['c/1', { n: 1, tags: ['a'] }]]);
+      // Each write is seen by the next read, in the same turn as well as later.
+      await store.data.put('c/1', { n: 3, tags: [] });
+      expect(await store.data.get('c/1')).toEqual({ n: 3, tags: [] });
+      await store.withData((data) => data.put('c/2', 'two'));
+      expect(await store.data.list('c/')).toEqual([
+        ['c/1', { n: 3, tags: [] }],
+        ['c/2', 'two'],
+      ]);
+      await store.data.delete('c/1');
+      expect(await store.data.get('c/1')).toBeUndefined();
+      expect(await store.data.list('c/')).toEqual([['c/2', 'two']]);
+    });
+
     it('sweep drops what has expired and keeps committed proposals', async () => {
       const old = proposalRecord({ expires: 1000 });
       const committed = proposalRecord({ expires: 1000 });

@@ -9,6 +9,12 @@ export class MemoryData implements DataAccess {
   readonly #entries = new Map<string, string>();
   /** Sorted keys, rebuilt lazily after a key is added or removed. */
   #sorted: string[] | undefined = [];
+  #version = 0;
+
+  /** Changes on every write: what shared reads (shared-reads.ts) are valid for. */
+  get version(): number {
+    return this.#version;
+  }
 
   async get(key: string): Promise<JsonValue | undefined> {
     const text = this.#entries.get(key);
@@ -16,11 +22,13 @@ export class MemoryData implements DataAccess {
   }
 
   async put(key: string, value: JsonValue): Promise<void> {
+    this.#version++;
     if (!this.#entries.has(key)) this.#sorted = undefined;
     this.#entries.set(key, JSON.stringify(value));
   }
 
   async delete(key: string): Promise<void> {
+    this.#version++;
     if (this.#entries.delete(key)) this.#sorted = undefined;
   }
 

@@ -1,6 +1,7 @@
 import type { JsonValue, Receipt } from '@parley/protocol';
 import { MemoryData } from './memory-data.js';
 import { Mutex } from './mutex.js';
+import { sharedReads } from './shared-reads.js';
 import { StagedData } from './staged-data.js';
 import type {
   AutoRecord,
@@ -31,11 +32,13 @@ export class MemoryStore implements Store {
   readonly #handles = new Map<string, HandleRecord>();
   readonly #spent = new Map<string, number>();
   readonly #data = new MemoryData();
+  /** Reads outside transactions, parsed once while the data is unchanged (shared-reads.ts). */
+  readonly #shared = sharedReads(this.#data, () => this.#data.version);
   // Transactions hold this while `apply` runs, so they behave like SQLite's single writer.
   readonly #writer = new Mutex();
 
   get data(): DataAccess {
-    return this.#data;
+    return this.#shared;
   }
 
   async putProposals(records: StoredProposal[]): Promise<void> {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
+import { oncePerTurn, sharedReads } from './shared-reads.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -111,21 +112,30 @@ export class SqliteStore implements Store {
     this.#r = prepareReader(this.#reader);
     const r = this.#r;
     const w = this.#w;
-    this.data = {
-      get: async (key) => {
-        const row = r.getData.get(key) as { value: string } | undefined;
-        return row === undefined ? undefined : parse<JsonValue>(row.value);
+    // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
+    // data_version moves with every commit of another connection (our writer's, another
+    // process's); asking costs a statement, so it is asked once per turn, and our own commits
+    // within the turn are counted by the group commit.
+    const versionStatement = this.#reader.prepare('PRAGMA data_version').pluck();
+    const dataVersion = oncePerTurn(() => versionStatement.get() as number);
+    this.data = sharedReads(
+      {
+        get: async (key) => {
+          const row = r.getData.get(key) as { value: string } | undefined;
+          return row === undefined ? undefined : parse<JsonValue>(row.value);
+        },
+        list: async (prefix) => listData(r.listData, prefix),
+        put: (key, value) =>
+          this.#write(() => {
+            w.putData.run(key, JSON.stringify(value));
+          }),
+        delete: (key) =>
+          this.#write(() => {
+            w.deleteData.run(key);
+          }),
       },
-      list: async (prefix) => listData(r.listData, prefix),
-      put: (key, value) =>
-        this.#write(() => {
-          w.putData.run(key, JSON.stringify(value));
-        }),
-      delete: (key) =>
-        this.#write(() => {
-          w.deleteData.run(key);
-        }),
-    };
+      () => `${dataVersion()}:${this.#group.committed}`,
+    );
   }
 
   /** Runs a write in the next group-committed transaction (group-commit.ts). */

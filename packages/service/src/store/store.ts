@@ -105,7 +105,10 @@ export type HandleRecord = {
   expiresAt: number;
 };
 
-/** Key-value access to the service's own data (keys are strings, values JSON). */
+/**
+ * Key-value access to the service's own data (keys are strings, values JSON). Values read may be
+ * shared with other reads and frozen (shared-reads.ts): build a changed copy, never change one.
+ */
 export interface DataAccess {
   get(key: string): Promise<JsonValue | undefined>;
   put(key: string, value: JsonValue): Promise<void>;
