@@ -1,6 +1,7 @@
 import {
   type AnswerReply,
   type Caveat,
+  keyPairFromSeed,
   type ProposalsReply,
   publicKeyString,
   type ReceiptReply,
@@ -214,6 +215,24 @@ describe('§4.5 UNDO', () => {
     const otherToken = await grant(principal, other, BASE_CAVEATS);
     expect(await s.undo({ key: other, grants: [otherToken], ts: T0 })).toMatchObject({
       kind: 'RECEIPT',
+    });
+  });
+
+  it('with several grants, none of which authorizes, reports the most actionable failure (§6.6)', async () => {
+    const s = await committed();
+    const stranger = await keyPairFromSeed(new Uint8Array(32).fill(9));
+    const untrusted = await grant(stranger, agent, BASE_CAVEATS);
+    const narrow = await grant(principal, agent, [{ svc: [SERVICE_ID] }, { can: ['acme.echo'] }]);
+    // The untrusted grant alone is unauthorized; next to it, the principal's own grant that does
+    // not cover the capability is what the agent can act on: forbidden, whatever the order.
+    for (const grants of [
+      [untrusted, narrow],
+      [narrow, untrusted],
+    ]) {
+      expect(await s.undo({ key: agent, grants, ts: T0 })).toMatchObject({ code: 'forbidden' });
+    }
+    expect(await s.undo({ key: agent, grants: [untrusted], ts: T0 })).toMatchObject({
+      code: 'unauthorized',
     });
   });
 
