@@ -4,6 +4,7 @@ import { describe } from 'vitest';
 import { itMatchesTheModel, modelRuns } from '../../service/test/model/run.js';
 import { PostgresStore } from '../src/index.js';
 import { DATABASE_URL, dropSchema, freshSchema } from './database.js';
+import { TwoInstanceStore } from './two-instance-store.js';
 
 describe('§4.3–§4.5, §6.3, §6.6 the dispatcher on PostgreSQL against the reference model', () => {
   const schemas = new Map<Store, string>();
@@ -22,5 +23,30 @@ describe('§4.3–§4.5, §6.3, §6.6 the dispatcher on PostgreSQL against the r
       },
     },
     modelRuns(20),
+  );
+
+  // Two service instances over one database, every store call alternating between them (and so
+  // every sweep and every proposal cache): the replies must be the ones one instance gives.
+  const pairs = new Map<Store, string>();
+  itMatchesTheModel(
+    'PostgresStore, two instances',
+    {
+      async open() {
+        const schema = freshSchema();
+        const [a, b] = await Promise.all([
+          PostgresStore.open(DATABASE_URL, { schema }),
+          PostgresStore.open(DATABASE_URL, { schema }),
+        ]);
+        const store = new TwoInstanceStore(a, b);
+        pairs.set(store, schema);
+        return store;
+      },
+      async cleanup(store) {
+        await dropSchema(pairs.get(store) as string);
+        pairs.delete(store);
+      },
+      instances: 2,
+    },
+    modelRuns(10),
   );
 });

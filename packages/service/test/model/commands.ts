@@ -209,6 +209,23 @@ class Advance implements Cmd {
   toString = () => `advance ${this.seconds} s`;
 }
 
+/** The clock moves to a time where a rule flips (an expiry, a window's end), or one past it. */
+class AdvanceToEdge implements Cmd {
+  constructor(
+    readonly pick: number,
+    readonly past: 0 | 1,
+  ) {}
+  check = () => true;
+  async run(model: ReferenceModel, world: World): Promise<void> {
+    const edge = picked(model.edges(), this.pick);
+    if (edge === undefined || edge + this.past <= model.now) return;
+    const seconds = edge + this.past - model.now;
+    model.advance(seconds);
+    world.now += seconds;
+  }
+  toString = () => `advance to edge ${this.pick}${this.past === 1 ? ' + 1 s' : ''}`;
+}
+
 /**
  * A sweep of expired records, as the service runs every minute, by this instance or by another
  * on the same store whose clock runs up to 600 s ahead (§4.3.1: the replay memory must outlive
@@ -263,5 +280,8 @@ export const commandArbs: fc.Arbitrary<Cmd>[] = [
   fc
     .constantFrom(1, 30, 59, 61, 250, 301, 301, 450, 601, 901, 1200, 3601)
     .map((s) => new Advance(s)),
+  fc
+    .tuple(pickArb, fc.constantFrom<0 | 1>(0, 1))
+    .map(([pick, past]) => new AdvanceToEdge(pick, past)),
   fc.constantFrom(0, 300, 600, 600).map((ahead) => new Sweep(ahead)),
 ];

@@ -24,7 +24,10 @@ export type Expected =
     }
   /** §4.5: a new reversal receipt. */
   | { kind: 'UNDONE'; undoes: string; at: number; proposal: string }
-  /** §7; `consent` for consent_required (§6.6). */
-  | { kind: 'ERROR'; code: ErrorCode; consent?: Consent }
+  /**
+   * §7; `consent` for consent_required (§6.6). `or` names a second code the spec allows just as
+   * well, where which one a service gives depends on which instance answers.
+   */
+  | { kind: 'ERROR'; code: ErrorCode; or?: ErrorCode; consent?: Consent }
   /** §4.3.1: a repeat of an auto frame gets the original reply, byte for byte. */
   | { kind: 'SAME'; body: FinalReplyBody };

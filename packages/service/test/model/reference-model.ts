@@ -77,6 +77,8 @@ export class ReferenceModel {
     grants: ModelGrant[],
     readonly trusted: ReadonlySet<Party>,
     readonly keyOf: (party: Party) => string,
+    /** How many service instances share the store (each with its own caches). */
+    readonly instances = 1,
   ) {
     this.now = start;
     for (const grant of grants) this.addGrant(grant);
@@ -88,6 +90,20 @@ export class ReferenceModel {
 
   advance(seconds: number): void {
     this.now += seconds;
+  }
+
+  /**
+   * The times at which a rule flips: the end of an auto frame's replay memory (§4.3.1), then
+   * proposal expiry (§5.1) and the end of undo windows (§4.5), newest last.
+   */
+  edges(): number[] {
+    const times = [...this.#autos.values()].map((memory) => memory.until);
+    for (const p of this.proposals.values()) {
+      times.push(p.proposal.expires);
+      const until = p.commit?.receipt.undo?.until;
+      if (until !== undefined) times.push(until);
+    }
+    return times;
   }
 
   /** What a sweep at `at` forgets (service README, limits): nothing a client could still use. */
@@ -185,7 +201,16 @@ export class ReferenceModel {
   commit(f: CommitFacts): Step {
     if (f.proposal.startsWith('pv_')) return error('forbidden'); // §4.4 view-only
     const p = this.proposals.get(f.proposal);
-    if (p === undefined || !p.stored) return error('not_found');
+    if (p === undefined) return error('not_found');
+    if (!p.stored) {
+      // Swept past expiry: forgotten (not_found), but an instance that has not swept its own
+      // proposal cache yet still knows it, and answers expired (§7) instead; never a commit.
+      const either: Step = {
+        expected: { kind: 'ERROR', code: 'not_found', or: 'expired' },
+        learn: nothing,
+      };
+      return this.instances > 1 ? either : error('not_found');
+    }
     if (f.hash !== p.proposal.hash) return error('conflict'); // §4.4, without the hash
     if (f.signer === null || this.#staleProof(f) || f.grants.length === 0) {
       return error('unauthorized'); // §3, §6.5

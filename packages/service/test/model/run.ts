@@ -12,7 +12,12 @@ import { newTally, type Policy, partyKeys, type Tally, World } from './world.js'
  */
 
 /** How a run gets a fresh store, and removes it after. */
-export type StoreUnderTest = { open(): Promise<Store>; cleanup?(store: Store): Promise<void> };
+export type StoreUnderTest = {
+  open(): Promise<Store>;
+  cleanup?(store: Store): Promise<void>;
+  /** Service instances behind the store, each with its own caches; 1 unless said. */
+  instances?: number;
+};
 
 /** Sequences per store: `MODEL_RUNS`, else `fallback`. */
 export function modelRuns(fallback: number): number {
@@ -74,7 +79,7 @@ export function itMatchesTheModel(
         async (policy, commands) => {
           const store = await stores.open();
           try {
-            const setup = await World.open(store, keys, policy, tally);
+            const setup = await World.open(store, keys, policy, tally, stores.instances ?? 1);
             tally.sequences++;
             tally.commands += [...commands].length;
             await fc.asyncModelRun(() => setup, commands);

@@ -105,12 +105,17 @@ export class World {
     keys: Record<Party, KeyPair>,
     policy: Policy,
     tally: Tally,
+    instances: number,
   ): Promise<{ model: ReferenceModel; real: World }> {
     const world = new World(store, keys, tally);
     const grants = grantsOf(policy);
     for (const g of grants) await world.sign(g);
-    const model = new ReferenceModel(T0, grants, new Set(['boss', 'rival']), (p) =>
-      publicKeyString(keys[p]),
+    const model = new ReferenceModel(
+      T0,
+      grants,
+      new Set(['boss', 'rival']),
+      (p) => publicKeyString(keys[p]),
+      instances,
     );
     return { model, real: world };
   }
