@@ -16,8 +16,9 @@ import { type ModelGrant, type Party, verdictOf, worse } from './grant-rules.js'
  * The reference model: proposals, commits, undos, auto replay, consent and spend, as SPEC v1
  * states them, in plain data with no I/O. Each request method returns what the service must
  * answer and a `learn` step that records the reply once it matched (the ids the service drew).
- * Where the spec leaves an order open (which of two failing checks a request hears about), the
- * model follows the order the service's README documents, and says so.
+ * Where the spec leaves a choice open (which of two failing checks a request hears about, how
+ * long an expired proposal is remembered), the model takes the service's documented choice
+ * (packages/service/README.md) or its order of checks, and its comments say which.
  */
 
 /** §6.5: services MUST reject proofs with |now − ts| > 300. */
@@ -203,14 +204,19 @@ export class ReferenceModel {
     const p = this.proposals.get(f.proposal);
     if (p === undefined) return error('not_found');
     if (!p.stored) {
-      // Swept past expiry: forgotten (not_found), but an instance that has not swept its own
-      // proposal cache yet still knows it, and answers expired (§7) instead; never a commit.
-      const either: Step = {
-        expected: { kind: 'ERROR', code: 'not_found', or: 'expired' },
-        learn: nothing,
-      };
-      return this.instances > 1 ? either : error('not_found');
+      // Swept past expiry: forgotten (not_found). An instance that has not swept its own
+      // proposal cache yet still knows it, and refuses it as a stored proposal past its expiry
+      // (expired, or an earlier check's refusal); never a commit, since the sweep comes an hour
+      // after expiry.
+      const cached = this.#commitStored(f, p).expected;
+      return this.instances > 1 && cached.kind === 'ERROR'
+        ? { expected: { kind: 'ERROR', code: 'not_found', or: cached.code }, learn: nothing }
+        : error('not_found');
     }
+    return this.#commitStored(f, p);
+  }
+
+  #commitStored(f: CommitFacts, p: ModelProposal): Step {
     if (f.hash !== p.proposal.hash) return error('conflict'); // §4.4, without the hash
     if (f.signer === null || this.#staleProof(f) || f.grants.length === 0) {
       return error('unauthorized'); // §3, §6.5
