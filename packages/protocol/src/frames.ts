@@ -194,8 +194,9 @@ export type ReceiptBody = {
   auto?: true;
   replay?: true;
   /**
-   * On a replayed COMMIT (§4.4) of a receipt that was undone since (§4.5): the reversal receipt
-   * and when it was made. An addition of this implementation; other receivers ignore it (§2).
+   * On a replayed COMMIT (§4.4) or auto INTENT (§4.3.1) of a receipt that was undone since
+   * (§4.5): the reversal receipt and when it was made. An addition of this implementation; other
+   * receivers ignore it (§2).
    */
   undone?: ReceiptUndone;
 };

@@ -1,6 +1,7 @@
 import {
   type AnswerReply,
   type Caveat,
+  keyPairFromSeed,
   type ProposalsReply,
   publicKeyString,
   type ReceiptReply,
@@ -87,6 +88,56 @@ describe('§4.3.1 auto-commit', () => {
     expect(await s.store.data.list('bought/')).toHaveLength(1);
   });
 
+  it('a repeat of an auto frame whose receipt was undone since says so, as a replayed COMMIT does', async () => {
+    const s = await setup();
+    const frame = await request(autoIntent({ amount: 100 }, 'auto-undone'), s.signer());
+    const first = (await send(s.service, frame)).reply as ReceiptReply;
+    s.clock.advance(10);
+    const undo = await request({ verb: 'UNDO', receipt: first.receipt.id }, s.signer());
+    const reversal = (await send(s.service, undo)).reply as ReceiptReply;
+    const again = (await send(s.service, frame)).reply as ReceiptReply;
+    expect(again).toMatchObject({ replay: true, auto: true, receipt: first.receipt });
+    expect(again.undone).toEqual({ receipt: reversal.receipt.id, at: T0 + 10 });
+  });
+
+  it('the replay memory outlives every proof that could carry the frame, across sweeps', async () => {
+    // §4.3.1, §6.5: a proof is accepted while |now − ts| ≤ 300, and the frame is remembered
+    // until 900 s after the later of arrival and proof.ts; the sweeps of an instance whose clock
+    // runs up to 600 s ahead of this one (the margin between the two) must not forget it.
+    for (const [skew, wait, ahead] of [
+      [0, 299, 0],
+      [0, 300, 600],
+      [300, 300, 0],
+      [300, 301, 600],
+      [-120, 180, 600],
+    ] as const) {
+      const s = await setup();
+      const frame = await request(
+        autoIntent({ amount: 100 }, `auto-window-${skew}-${wait}-${ahead}`),
+        s.signer(T0 + skew),
+      );
+      const first = (await send(s.service, frame)).reply as ReceiptReply;
+      s.clock.advance(wait);
+      await s.store.sweep(s.clock.now() + ahead);
+      const again = (await send(s.service, frame)).reply as ReceiptReply;
+      expect(again, `proof ts ${skew}, repeat after ${wait} s`).toMatchObject({
+        replay: true,
+        receipt: first.receipt,
+      });
+      expect(await s.store.data.list('bought/')).toHaveLength(1);
+    }
+  });
+
+  it('the replay record is kept until 900 s after the later of arrival and proof.ts', async () => {
+    for (const skew of [-300, 0, 120, 300]) {
+      const s = await setup();
+      const id = `auto-until-${skew}`;
+      await send(s.service, await request(autoIntent({ amount: 1 }, id), s.signer(T0 + skew)));
+      const record = await s.store.getAuto(publicKeyString(agent), id);
+      expect(record?.until, `proof ts ${skew}`).toBe(Math.max(T0, T0 + skew) + 900);
+    }
+  });
+
   it('remembers a non-committing auto reply too', async () => {
     const s = await setup([...BASE_CAVEATS, { per: { max: 50, currency: 'USD' } }]);
     const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-2'), s.signer());
@@ -164,6 +215,24 @@ describe('§4.5 UNDO', () => {
     const otherToken = await grant(principal, other, BASE_CAVEATS);
     expect(await s.undo({ key: other, grants: [otherToken], ts: T0 })).toMatchObject({
       kind: 'RECEIPT',
+    });
+  });
+
+  it('with several grants, none of which authorizes, reports the most actionable failure (§6.6)', async () => {
+    const s = await committed();
+    const stranger = await keyPairFromSeed(new Uint8Array(32).fill(9));
+    const untrusted = await grant(stranger, agent, BASE_CAVEATS);
+    const narrow = await grant(principal, agent, [{ svc: [SERVICE_ID] }, { can: ['acme.echo'] }]);
+    // The untrusted grant alone is unauthorized; next to it, the principal's own grant that does
+    // not cover the capability is what the agent can act on: forbidden, whatever the order.
+    for (const grants of [
+      [untrusted, narrow],
+      [narrow, untrusted],
+    ]) {
+      expect(await s.undo({ key: agent, grants, ts: T0 })).toMatchObject({ code: 'forbidden' });
+    }
+    expect(await s.undo({ key: agent, grants: [untrusted], ts: T0 })).toMatchObject({
+      code: 'unauthorized',
     });
   });
 

@@ -52,6 +52,19 @@ export function grantContext(
   };
 }
 
+/** A grant verdict that did not authorize. */
+export type Failure = Extract<GrantVerdict, { ok: false }>;
+
+const RANK = { unauthorized: 1, forbidden: 2, consent_required: 3 } as const;
+
+/**
+ * §6.6: of two failures, the more actionable (consent_required, then forbidden, then
+ * unauthorized, as verifyAnyGrant ranks them); the earlier one on a tie.
+ */
+export function worse(current: Failure | undefined, next: Failure): Failure {
+  return current === undefined || RANK[next.code] > RANK[current.code] ? next : current;
+}
+
 /** §7: the ERROR for a failed grant verdict. */
 export function verdictError(verdict: Extract<GrantVerdict, { ok: false }>): ParleyError {
   if (verdict.code === 'forbidden') {

@@ -1,7 +1,6 @@
 import {
   type CommitRequest,
   type Consent,
-  type GrantVerdict,
   ParleyError,
   type ReceiptBody,
   type Request,
@@ -9,7 +8,13 @@ import {
 } from '@parley/protocol';
 import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
-import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
+import {
+  type Failure,
+  grantContext,
+  verdictError,
+  verifyRequestProof,
+  worse,
+} from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { awaitApplying, type CommitOutcome, executeCommit } from './execute-commit.js';
 
@@ -17,9 +22,6 @@ import { awaitApplying, type CommitOutcome, executeCommit } from './execute-comm
 export type CommitRefusal =
   | { kind: 'consent'; consent: Consent; reason: string }
   | { kind: 'refused'; error: ParleyError };
-
-type Failure = Extract<GrantVerdict, { ok: false }>;
-const RANK = { unauthorized: 1, forbidden: 2, consent_required: 3 } as const;
 
 /**
  * §4.4, §6.3, §6.6: commits `stored` with the first presented grant that authorizes it outright
@@ -105,10 +107,6 @@ export async function authorizeAndCommit(
         ? new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)')
         : verdictError(failure),
   };
-}
-
-function worse(current: Failure | undefined, next: Failure): Failure {
-  return current === undefined || RANK[next.code] > RANK[current.code] ? next : current;
 }
 
 /** §4.4: proposals of an INTENT no trusted grant authorized are view-only (intent.ts). */
@@ -223,11 +221,11 @@ async function replayCommit(
 }
 
 /**
- * §4.4 returns the original receipt on a replay, which still offers its undo window; when the
- * receipt was undone since (§4.5) the reply says so, by the reversal's id and time, so an agent
+ * §4.4 returns the original receipt on a replay (and §4.3.1 on an auto repeat), which still
+ * offers its undo window; when the receipt was undone since (§4.5) the reply says so, by the reversal's id and time, so an agent
  * retrying a commit is not told that something still stands.
  */
-async function withUndone(core: ServiceCore, body: ReceiptBody): Promise<ReceiptBody> {
+export async function withUndone(core: ServiceCore, body: ReceiptBody): Promise<ReceiptBody> {
   const undo = (await core.store.getReceipt(body.receipt.id))?.undo;
   if (undo?.state === 'undone') body.undone = { receipt: undo.reversal.id, at: undo.reversal.at };
   return body;

@@ -15,7 +15,7 @@ import { newProposalId, newViewOnlyProposalId } from '../ids.js';
 import { validateParams } from '../params/validate.js';
 import type { AutoKey, AutoRecord, StoredProposal } from '../store/store.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
-import { authorizeAndCommit, receiptBody } from './commit.js';
+import { authorizeAndCommit, receiptBody, withUndone } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { checkDraft } from './draft.js';
 import { awaitApplying } from './execute-commit.js';
@@ -110,7 +110,10 @@ function autoKeyOf(
   return { key: holder, frameId: request.id, until };
 }
 
-/** §4.3.1: a repeat gets the original reply; a committed one its receipt with `replay: true`. */
+/**
+ * §4.3.1: a repeat gets the original reply; a committed one its receipt with `replay: true`, and
+ * `undone` when it was undone since, as a replayed COMMIT says (commit.ts).
+ */
 async function replayAuto(core: ServiceCore, record: AutoRecord): Promise<FinalReplyBody> {
   if (record.proposalId !== null) {
     const commit = await core.store.getCommit(record.proposalId);
@@ -119,7 +122,7 @@ async function replayAuto(core: ServiceCore, record: AutoRecord): Promise<FinalR
         commit.state === 'done' && commit.receipt !== null
           ? commit.receipt
           : await awaitApplying(core, commit);
-      return receiptBody(receipt, true, true);
+      return withUndone(core, receiptBody(receipt, true, true));
     }
   }
   if (record.reply !== null) return record.reply;

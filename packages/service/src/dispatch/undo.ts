@@ -1,5 +1,11 @@
 import { ParleyError, type ReceiptBody, type UndoRequest, verifyGrant } from '@parley/protocol';
-import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
+import {
+  type Failure,
+  grantContext,
+  verdictError,
+  verifyRequestProof,
+  worse,
+} from './authorize.js';
 import { receiptBody } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { executeUndo } from './execute-undo.js';
@@ -23,26 +29,29 @@ export async function undo(
   }
   const receipt = record.receipt;
   const gctx = grantContext(core, request, holder, { capability: receipt.capability });
-  let refusal: ParleyError | undefined;
+  // §6.6: when no grant authorizes, the most actionable failure of them all is reported.
+  let failure: Failure | undefined;
   let principal: string | undefined;
   for (const token of grants) {
     const verdict = await verifyGrant(token, gctx);
     if (!verdict.ok) {
-      refusal ??= verdictError(verdict);
-      continue;
+      failure = worse(failure, verdict);
+    } else if (verdict.principal !== record.principal) {
+      failure = worse(failure, {
+        ok: false,
+        code: 'forbidden',
+        reason: 'this receipt was committed for another principal (§4.5)',
+      });
+    } else {
+      principal = verdict.principal;
+      break;
     }
-    if (verdict.principal !== record.principal) {
-      refusal = new ParleyError(
-        'forbidden',
-        'this receipt was committed for another principal (§4.5)',
-      );
-      continue;
-    }
-    principal = verdict.principal;
-    break;
   }
-  if (principal === undefined)
-    throw refusal ?? new ParleyError('unauthorized', 'no grant authorizes this UNDO');
+  if (principal === undefined) {
+    throw failure === undefined
+      ? new ParleyError('unauthorized', 'no grant authorizes this UNDO')
+      : verdictError(failure);
+  }
   if (receipt.undoes !== undefined) {
     throw new ParleyError('expired', 'an undo receipt cannot itself be undone');
   }
