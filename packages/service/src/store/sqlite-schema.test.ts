@@ -203,6 +203,19 @@ describe('SqliteStore schema version 2 (each receipt stored once)', () => {
     await first.close();
   });
 
+  it('finishing a commit that is done already fails and keeps its receipt', async () => {
+    writeVersion1(join(folder, SQLITE_FILE_NAME));
+    const store = new SqliteStore({ folder });
+    try {
+      const other = receipt('r_other', 'p_kept');
+      await expect(store.finishCommit('p_kept', other, null)).rejects.toThrow('p_kept');
+      expect((await store.getCommit('p_kept'))?.receipt?.id).toBe('r_kept');
+      expect(await store.getReceipt('r_other')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a file from a newer schema, naming both versions', () => {
     const db = new Database(join(folder, SQLITE_FILE_NAME));
     db.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);

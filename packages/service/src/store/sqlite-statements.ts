@@ -93,7 +93,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     finishCommit: db.prepare(
-      "UPDATE commits SET state = 'done', receipt = ?, receipt_id = ?, action = ? WHERE proposal_id = ?",
+      `UPDATE commits SET state = 'done', receipt = ?, receipt_id = ?, action = ?
+       WHERE proposal_id = ? AND state = 'applying'`,
     ),
     deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
     insertReversal: db.prepare(

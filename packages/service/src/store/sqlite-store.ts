@@ -256,7 +256,8 @@ export class SqliteStore implements Store {
       JSON.stringify(action),
       proposalId,
     ).changes;
-    if (changed === 0) throw new Error(`no commit record for ${proposalId}`);
+    // A done commit keeps its receipt: finishing it again is a caller's bug, never a rewrite.
+    if (changed === 0) throw new Error(`no commit record of ${proposalId} is applying`);
   }
 
   #abandon(proposalId: string): void {
