@@ -68,7 +68,7 @@ describe('§6.2 issueGrant', () => {
       TypeError,
     );
     await expect(issueGrant(principal, { sub: A, caveats: [], iat: 1.5 })).rejects.toThrow(
-      TypeError,
+      new TypeError('iat must be an integer (unix seconds)'),
     );
   });
 });
@@ -105,7 +105,7 @@ describe('§6.2 delegateGrant', () => {
     const root = await issueGrant(principal, { sub: A, caveats: [] });
     for (const notHolder of [principal, subAgent, stranger]) {
       await expect(delegateGrant(root, notHolder, { sub: B, caveats: [] })).rejects.toThrow(
-        TypeError,
+        new TypeError('only the holder of a grant can delegate it'),
       );
     }
   });
@@ -161,7 +161,7 @@ describe('§6.6 consentGrant', () => {
 
   it('is refused when the consent request names another principal', async () => {
     await expect(consentGrant(principal, consentFor(publicKeyString(stranger)), A)).rejects.toThrow(
-      TypeError,
+      new TypeError('the consent request names another principal'),
     );
     await expect(consentGrant(stranger, consentFor(P), A)).rejects.toThrow(TypeError);
   });
