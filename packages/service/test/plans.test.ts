@@ -64,6 +64,24 @@ describe('§4.3 what a plan answers', () => {
     expect(p?.data).toEqual({ n: 1 });
   });
 
+  it('§5.1: an undo window without a revert is a bug of the service, never an offer', async () => {
+    const s = await setup();
+    s.service.intent('acme.oneway', {
+      params: {},
+      plan: () => [
+        {
+          summary: 'One way',
+          effects: [{ op: 'send', target: 'x' }],
+          action: null,
+          undoWindow: 60,
+        },
+      ],
+      apply: () => ({}),
+    });
+    const reply = (await s.intent('acme.oneway')) as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'internal' });
+  });
+
   it('§5.1: expires is the end of the TTL rounded up to a whole minute', async () => {
     const s = await setup();
     const [p] = ((await s.intent('acme.buy', { amount: 1 })) as ProposalsReply).proposals;
