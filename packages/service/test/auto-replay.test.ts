@@ -1,6 +1,12 @@
 // §4.3.1: a repeated auto frame is answered with the original reply, whatever happened since;
 // cases mutation testing (npm run mutate -- dispatch-execute) showed were unchecked.
-import { type Caveat, type ErrorReply, publicKeyString, type ReceiptReply } from '@parley/protocol';
+import {
+  type Caveat,
+  type ErrorReply,
+  ParleyError,
+  publicKeyString,
+  type ReceiptReply,
+} from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { agentSetup, BASE_CAVEATS, keys, request, send, T0 } from './harness.js';
 
@@ -43,6 +49,45 @@ describe('§4.3.1 the replay memory answers first', () => {
       message: refused.message,
     });
     expect(await s.bought()).toBe(0);
+  });
+
+  it('a transient refusal (unavailable) is not remembered: the repeat is planned again', async () => {
+    const s = await setup();
+    let down = true;
+    s.service.intent('acme.flaky', {
+      params: {},
+      transactional: true,
+      plan: () => {
+        if (down) throw new ParleyError('unavailable', 'the catalogue is loading', { retry: 1 });
+        return [
+          {
+            summary: 'Flip',
+            effects: [{ op: 'update', target: 'x' }],
+            action: null,
+            undoWindow: 60,
+          },
+        ];
+      },
+      apply: () => ({ flipped: true }),
+      revert: () => ({}),
+    });
+    const frame = () =>
+      request(
+        {
+          verb: 'INTENT',
+          capability: 'acme.flaky',
+          params: {},
+          auto: true,
+          id: 'frame-flaky',
+        } as never,
+        s.signer(),
+      );
+    expect((await send(s.service, await frame())).reply).toMatchObject({ code: 'unavailable' });
+    down = false;
+    expect((await send(s.service, await frame())).reply).toMatchObject({
+      kind: 'RECEIPT',
+      auto: true,
+    });
   });
 
   it('an auto commit in doubt after a crash is unavailable, never executed again', async () => {

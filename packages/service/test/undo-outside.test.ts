@@ -37,6 +37,7 @@ async function setup(revertFails = { next: false }) {
         throw new Error('the board is down');
       }
       outside.push('unposted');
+      return undefined;
     },
   });
   const signed = () => s.signer();
