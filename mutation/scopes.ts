@@ -28,7 +28,7 @@ const PROTOCOL_TESTS = ['packages/protocol/src/**/*.test.ts', 'conformance/**/*.
 // cannot see, so it would only lengthen the dry run.
 const SERVICE_TESTS = [
   'packages/service/src/**/*.test.ts',
-  'packages/service/test/{auto-replay,auto-undo-expand,authorization,frames,fuzz,hello-ask}.test.ts',
+  'packages/service/test/{auto-replay,auto-undo-expand,authorization,expand-ask,frames,fuzz,hello-ask}.test.ts',
   'packages/service/test/{hold-effects,intent-commit,plans,retention,spend,undo-outside}.test.ts',
 ];
 
