@@ -53,10 +53,13 @@ describe('§3, §6.5 requests without a proof', () => {
     );
   });
 
-  it('an INTENT with neither is served, anonymously', async () => {
+  it('an INTENT with neither is served, anonymously, and so is one with an empty list of grants', async () => {
     const s = await setup();
     const bare = await request({ verb: 'INTENT', capability: 'acme.buy', params: { amount: 1 } });
     expect((await send(s.service, bare)).reply.kind).toBe('PROPOSALS');
+    const none = await request({ verb: 'INTENT', capability: 'acme.buy', params: { amount: 1 } });
+    none.grants = [];
+    expect((await send(s.service, none)).reply.kind).toBe('PROPOSALS');
   });
 
   it('a service that requires grants for ASK says so, with or without a proof', async () => {
@@ -206,6 +209,13 @@ describe('§4.4 a replay is authorized like the commit', () => {
       'unauthorized: the grant is issued by a principal this service does not trust',
     );
     expect(said(await s.commit(p, { key: agent, grants: [await byMallory()], ts: T0 }))).toBe(
+      'forbidden: this proposal was committed for another principal',
+    );
+    const malloryNeedsConsent = await byMallory([
+      ...BASE_CAVEATS,
+      { per: { max: 1, currency: 'USD' } },
+    ]);
+    expect(said(await s.commit(p, { key: agent, grants: [malloryNeedsConsent], ts: T0 }))).toBe(
       'forbidden: this proposal was committed for another principal',
     );
   });
