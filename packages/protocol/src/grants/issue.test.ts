@@ -57,6 +57,13 @@ describe('§6.2 issueGrant', () => {
     expect(one[0].p.nonce).not.toBe(two[0].p.nonce);
   });
 
+  it('names the malformed caveat by its index and says what is wrong with it', async () => {
+    const caveats = [{ svc: ['a.example'] }, { risk: 'extreme' }] as unknown as Caveat[];
+    await expect(issueGrant(principal, { sub: A, caveats })).rejects.toThrow(
+      new TypeError('caveat 1: caveat "risk" must be low, medium or high'),
+    );
+  });
+
   it.each(MALFORMED)('refuses %s at issue time', async (_what, caveat) => {
     await expect(issueGrant(principal, { sub: A, caveats: [caveat as Caveat] })).rejects.toThrow(
       TypeError,
