@@ -234,7 +234,13 @@ describe('§4.4 a replay is authorized like the commit', () => {
     });
     s.clock.set(p.expires + 1);
     const reply = (await s.commit(p)) as ErrorReply;
-    expect(reply).toMatchObject({ kind: 'ERROR', code: 'unavailable', retry: 5 });
+    expect(reply).toMatchObject({
+      kind: 'ERROR',
+      code: 'unavailable',
+      message:
+        'this commit has not finished: it is in progress, or in doubt after a crash, and it will not be executed again; retry later',
+      retry: 5,
+    });
     expect(await s.bought()).toBe(0);
   });
 });

@@ -69,6 +69,20 @@ describe('§4.5 UNDO outside a transaction', () => {
     expect(s.outside).toEqual(['posted', 'unposted']);
   });
 
+  it('an undo in doubt after a crash is unavailable, never reverted again', async () => {
+    const s = await setup();
+    const receipt = await s.committed();
+    // What a crash during the revert leaves: the receipt marked undoing, and no process.
+    await s.store.beginUndo(receipt.id, s.clock.now());
+    expect(await s.undo(receipt.id)).toMatchObject({
+      kind: 'ERROR',
+      code: 'unavailable',
+      message: `the undo of ${receipt.id} has not finished: it is in progress, or in doubt after a crash; retry later`,
+      retry: 5,
+    });
+    expect(s.outside).toEqual(['posted']);
+  });
+
   it('a revert that fails leaves the receipt undoable', async () => {
     const fails = { next: true };
     const s = await setup(fails);
