@@ -242,3 +242,53 @@ describe('§10 canonical JSON: properties', () => {
     );
   });
 });
+
+// Mutation testing (npm run mutate -- canonical) found these edges unchecked.
+describe('§10 canonical JSON: the edges of the surrogate ranges', () => {
+  it.each([
+    ['the last low surrogate alone', '\uDFFF'],
+    ['two low surrogates', '\uDC00\uDC00'],
+    ['a high surrogate before U+E000', '\uD800\uE000'],
+  ])('rejects %s with a TypeError', (_what, text) => {
+    expect(() => canonicalize(text)).toThrow(TypeError);
+  });
+
+  it('accepts the first and last astral code points', () => {
+    expect(canonicalize('\u{10000}\u{10FFFF}')).toBe('"\u{10000}\u{10FFFF}"');
+  });
+
+  it('puts U+10000 (high surrogate U+D800) after U+E000 in key order', () => {
+    expect(compareCodePoints('\u{10000}', '\uE000')).toBeGreaterThan(0);
+    expect(compareCodePoints('\uE000', '\u{10000}')).toBeLessThan(0);
+    expect(canonicalize({ '\u{10000}': 1, '\uE000': 2 })).toBe('{"\uE000":2,"\u{10000}":1}');
+  });
+});
+
+describe('§10 canonical JSON: what the errors say', () => {
+  it('names the path of a lone surrogate, through arrays and objects', () => {
+    expect(() => canonicalize({ a: [0, { b: 'x\uD800' }] })).toThrow(
+      'string at $.a[1].b contains a lone surrogate at offset 1 (§10)',
+    );
+    expect(() => quoteCanonical('\uD800')).toThrow(
+      'string at $ contains a lone surrogate at offset 0 (§10)',
+    );
+    expect(() => quoteCanonical('\uD800', '$.x')).toThrow('string at $.x contains');
+  });
+
+  it('names the bound an integer is outside of', () => {
+    expect(() => canonicalize({ n: 2 ** 53 })).toThrow(
+      `canonical JSON integer ${2 ** 53} at $.n is outside ±(2^53−1) (§10)`,
+    );
+  });
+
+  it('names an object with no constructor as a non-plain object', () => {
+    const orphan = Object.create(Object.create(null)) as object;
+    expect(() => canonicalize(orphan)).toThrow(
+      'canonical JSON cannot encode a non-plain object at $',
+    );
+  });
+
+  it('writes a key named "undefined" once', () => {
+    expect(canonicalize({ undefined: 1 })).toBe('{"undefined":1}');
+  });
+});

@@ -170,6 +170,7 @@ describe('§6.5 verifyProof', () => {
   });
 });
 
+<<<<<<< HEAD
 describe('§6.5 proof message', () => {
   it('is utf8(canonical({aud, verb, target, ts})) for any strings and safe integers', () => {
     fc.assert(
@@ -201,5 +202,51 @@ describe('§6.5 proof message', () => {
 
   it.each([1.5, 2 ** 53, Number.NaN])('refuses the ts %d as canonical JSON does', (ts) => {
     expect(() => proofMessage({ aud: AUD, verb: 'ASK', target: 'x', ts })).toThrow(RangeError);
+=======
+// Mutation testing (npm run mutate -- proof) found these outcomes checked only by their code.
+describe('§6.5 what a refused proof says', () => {
+  const expected = { aud: AUD, verb: 'COMMIT' as Verb, target: 'H', now: NOW };
+  const proofAt = (ts: number) => signProof(holder, { aud: AUD, verb: 'COMMIT', target: 'H', ts });
+  const reasonOf = async (check: Promise<{ ok: boolean; reason?: string }>) => (await check).reason;
+
+  it('names the integer rule for a ts that is not one, even within the skew', async () => {
+    const proof = await proofAt(NOW);
+    for (const ts of [NOW + 0.5, Number.NaN, 2 ** 53]) {
+      expect(await reasonOf(verifyProof({ ...proof, ts }, expected))).toBe(
+        'proof ts must be an integer',
+      );
+    }
+  });
+
+  it('names the skew limit for a ts too far from the clock', async () => {
+    const proof = await proofAt(NOW + PROOF_MAX_SKEW_SECONDS + 1);
+    expect(await reasonOf(verifyProof(proof, expected))).toBe(
+      `proof ts is more than ${PROOF_MAX_SKEW_SECONDS} s from the service clock`,
+    );
+  });
+
+  it('says a target with a lone surrogate has no canonical form (§10)', async () => {
+    const proof = await proofAt(NOW);
+    expect(await reasonOf(verifyProof(proof, { ...expected, target: '\ud800' }))).toBe(
+      'the proof target has no canonical form',
+    );
+  });
+
+  it('says the signature does not verify when only the signature is wrong', async () => {
+    const proof = await proofAt(NOW);
+    expect(await reasonOf(verifyProof(proof, { ...expected, target: 'H2' }))).toBe(
+      'proof signature does not verify for this service, verb and target',
+    );
+  });
+
+  it('names HELLO when asked for its target', () => {
+    expect(() => proofTarget({ ...base, verb: 'HELLO' })).toThrow(/HELLO carries no proof/);
+  });
+
+  it('keeps the capability as the ASK target when the frame carries a stray "auto"', () => {
+    // parseFrame keeps fields ASK does not define; only INTENT's `auto` changes the target.
+    const ask = { ...base, verb: 'ASK', capability: 'calendar.find', auto: true } as Request;
+    expect(proofTarget(ask)).toBe('calendar.find');
+>>>>>>> i11-mutate
   });
 });

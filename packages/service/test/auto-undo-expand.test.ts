@@ -138,6 +138,24 @@ describe('§4.3.1 auto-commit', () => {
     }
   });
 
+  it('remembers the frame until 900 s after the later of arrival and proof.ts, through a sweep', async () => {
+    // §4.3.1: a proof signed 300 s ahead (the most §6.5 allows) is remembered until T0 + 1200, so
+    // a repeat re-signed then is still a replay; neither arrival + 900 nor a shorter window is.
+    const s = await setup();
+    const id = 'auto-frame-ahead';
+    const ahead = T0 + 300;
+    const first = (
+      await send(s.service, await request(autoIntent({ amount: 7 }, id), s.signer(ahead)))
+    ).reply as ReceiptReply;
+    expect(first).toMatchObject({ kind: 'RECEIPT', auto: true });
+    s.clock.set(ahead + 900);
+    await s.store.sweep(s.clock.now());
+    const again = (await send(s.service, await request(autoIntent({ amount: 7 }, id), s.signer())))
+      .reply;
+    expect(again).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: first.receipt });
+    expect(await s.store.data.list('bought/')).toHaveLength(1);
+  });
+
   it('remembers a non-committing auto reply too', async () => {
     const s = await setup([...BASE_CAVEATS, { per: { max: 50, currency: 'USD' } }]);
     const frame = await request(autoIntent({ amount: 100 }, 'auto-frame-2'), s.signer());

@@ -75,3 +75,19 @@ describe('§6.4 ChainCache', () => {
     expect(DEFAULT_CHAIN_CACHE_SIZE).toBeGreaterThan(0);
   });
 });
+
+describe('§6.4 ChainCache bounds are inclusive', () => {
+  it('keeps a token exactly as long as the character bound', () => {
+    const cache = new ChainCache(10, 5);
+    cache.set('abcde', chain('a'));
+    expect(cache.get('abcde')).toEqual(chain('a'));
+  });
+
+  it('keeps tokens that fill the character bound exactly, evicting nothing', () => {
+    const cache = new ChainCache(10, 10);
+    cache.set('aaaaa', chain('a'));
+    cache.set('bbbbb', chain('b'));
+    expect(cache.size).toBe(2);
+    expect(cache.get('aaaaa')).toEqual(chain('a'));
+  });
+});

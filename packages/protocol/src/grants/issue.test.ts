@@ -57,6 +57,13 @@ describe('§6.2 issueGrant', () => {
     expect(one[0].p.nonce).not.toBe(two[0].p.nonce);
   });
 
+  it('names the malformed caveat by its index and says what is wrong with it', async () => {
+    const caveats = [{ svc: ['a.example'] }, { risk: 'extreme' }] as unknown as Caveat[];
+    await expect(issueGrant(principal, { sub: A, caveats })).rejects.toThrow(
+      new TypeError('caveat 1: caveat "risk" must be low, medium or high'),
+    );
+  });
+
   it.each(MALFORMED)('refuses %s at issue time', async (_what, caveat) => {
     await expect(issueGrant(principal, { sub: A, caveats: [caveat as Caveat] })).rejects.toThrow(
       TypeError,
@@ -68,7 +75,7 @@ describe('§6.2 issueGrant', () => {
       TypeError,
     );
     await expect(issueGrant(principal, { sub: A, caveats: [], iat: 1.5 })).rejects.toThrow(
-      TypeError,
+      new TypeError('iat must be an integer (unix seconds)'),
     );
   });
 });
@@ -105,7 +112,7 @@ describe('§6.2 delegateGrant', () => {
     const root = await issueGrant(principal, { sub: A, caveats: [] });
     for (const notHolder of [principal, subAgent, stranger]) {
       await expect(delegateGrant(root, notHolder, { sub: B, caveats: [] })).rejects.toThrow(
-        TypeError,
+        new TypeError('only the holder of a grant can delegate it'),
       );
     }
   });
@@ -161,7 +168,7 @@ describe('§6.6 consentGrant', () => {
 
   it('is refused when the consent request names another principal', async () => {
     await expect(consentGrant(principal, consentFor(publicKeyString(stranger)), A)).rejects.toThrow(
-      TypeError,
+      new TypeError('the consent request names another principal'),
     );
     await expect(consentGrant(stranger, consentFor(P), A)).rejects.toThrow(TypeError);
   });

@@ -206,3 +206,43 @@ describe('§6.2 decodeGrant errors name the problem', () => {
     }
   });
 });
+
+// Found by mutation testing (npm run mutate -- grants): the bounds themselves and what each
+// refusal says were unchecked.
+describe('§6.2 grant token bounds and messages', () => {
+  it('names its errors GrantFormatError', () => {
+    expect(decodeError(42).name).toBe('GrantFormatError');
+  });
+
+  it('refuses bytes that are not UTF-8 inside a JSON string, not only around one', () => {
+    const text = JSON.stringify(root);
+    const at = text.indexOf('"n-1"') + 1;
+    const bytes = new TextEncoder().encode(text);
+    bytes[at] = 0xff; // the nonce "n-1" becomes "\xff-1": not UTF-8, though the JSON still parses
+    expect(decodeError(GRANT_PREFIX + encodeB64url(bytes)).message).toBe(
+      'a grant token must encode UTF-8 JSON (a list of blocks)',
+    );
+  });
+
+  it(`takes a token of exactly ${MAX_GRANT_TOKEN_LENGTH} characters past the length check`, () => {
+    const longest = GRANT_PREFIX + 'A'.repeat(MAX_GRANT_TOKEN_LENGTH - GRANT_PREFIX.length);
+    expect(decodeError(longest).message).not.toMatch(/at most/);
+    expect(decodeError(`${longest}A`).message).toBe(
+      `a grant token must be at most ${MAX_GRANT_TOKEN_LENGTH} characters`,
+    );
+  });
+
+  it(`decodes exactly ${MAX_GRANT_BLOCKS} blocks`, () => {
+    const blocks = [root[0], ...Array.from({ length: MAX_GRANT_BLOCKS - 1 }, () => delegated[1])];
+    expect(decodeGrant(tokenOf(JSON.stringify(blocks)))).toHaveLength(MAX_GRANT_BLOCKS);
+  });
+
+  it('names the block that is not {"p", "s"}: the root, or block i', () => {
+    expect(decodeError(tokenOf('[1]')).message).toBe(
+      'the root block must be {"p": payload, "s": signature}',
+    );
+    expect(decodeError(tokenOf(JSON.stringify([root[0], 1]))).message).toBe(
+      'block 1 must be {"p": payload, "s": signature}',
+    );
+  });
+});

@@ -185,6 +185,43 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       });
     });
 
+    // Found by mutation testing (npm run mutate -- stores): each store's bookkeeping of one
+    // commit must not leak into another's, nor a non-auto commit pass for an auto one.
+    it('§4.3.1: abandoning one commit keeps the auto keys of the others', async () => {
+      const kept = proposalRecord();
+      const dropped = proposalRecord();
+      const keptAuto = { key: 'ed25519:agent', frameId: unique('f'), until: 1_790_001_000 };
+      const droppedAuto = { key: 'ed25519:agent', frameId: unique('f'), until: 1_790_001_000 };
+      await store.beginCommit(startOf(kept, { auto: keptAuto }));
+      await store.beginCommit(startOf(dropped, { auto: droppedAuto }));
+      await store.abandonCommit(dropped.proposal.id);
+      expect(await store.getAuto(keptAuto.key, keptAuto.frameId)).toMatchObject({
+        proposalId: kept.proposal.id,
+      });
+      expect(await store.getAuto(droppedAuto.key, droppedAuto.frameId)).toBeUndefined();
+    });
+
+    it('§4.4: a commit without an auto key is not recorded as auto, in either path', async () => {
+      const begun = proposalRecord();
+      const transactional = proposalRecord();
+      await store.beginCommit(startOf(begun));
+      const receipt = receiptFor(transactional);
+      await store.commitInTransaction(startOf(transactional), async () => ({
+        receipt,
+        action: transactional.action,
+      }));
+      expect((await store.getCommit(begun.proposal.id))?.auto).toBe(false);
+      expect(await store.getCommit(transactional.proposal.id)).toMatchObject({
+        state: 'done',
+        auto: false,
+        receipt,
+      });
+    });
+
+    it('§6.3: a block nothing was reserved against has spent nothing', async () => {
+      expect(await store.spentTotal(unique('cap'))).toBe(0);
+    });
+
     it('§4.3.1: an auto key is remembered with its commit; a second auto begin finds it', async () => {
       const record = proposalRecord();
       const other = proposalRecord();

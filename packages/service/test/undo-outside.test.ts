@@ -1,0 +1,97 @@
+// §4.5 UNDO of a capability whose effects reach outside the store (not transactional), and the
+// reversal's default effects: paths mutation testing (npm run mutate -- dispatch-execute) found
+// no test reached.
+import { type ProposalsReply, publicKeyString, type ReceiptReply } from '@parley/protocol';
+import { describe, expect, it } from 'vitest';
+import { agentSetup, keys, request, send } from './harness.js';
+
+const { principal, agent } = await keys();
+const trust = [publicKeyString(principal)];
+
+async function setup(revertFails = { next: false }) {
+  const s = await agentSetup({ principal, agent, trust });
+  const outside: string[] = [];
+  s.service.intent('acme.post', {
+    params: {},
+    plan: () => [
+      {
+        summary: 'Post a notice and retitle the board',
+        effects: [
+          { op: 'create', target: 'notice/1' },
+          { op: 'update', target: 'board', field: 'title', from: 'Old', to: 'New' },
+          { op: 'update', target: 'board', field: 'note', to: 'added' },
+          { op: 'delete', target: 'notice/0' },
+          { op: 'send', target: 'team' },
+        ],
+        undoWindow: 600,
+        action: { post: 1 },
+      },
+    ],
+    apply: () => {
+      outside.push('posted');
+      return {};
+    },
+    revert: () => {
+      if (revertFails.next) {
+        revertFails.next = false;
+        throw new Error('the board is down');
+      }
+      outside.push('unposted');
+      return undefined;
+    },
+  });
+  const signed = () => s.signer();
+  const committed = async () => {
+    const intent = await request({ verb: 'INTENT', capability: 'acme.post', params: {} }, signed());
+    const [p] = ((await send(s.service, intent)).reply as ProposalsReply).proposals;
+    const commit = await request({ verb: 'COMMIT', proposal: p?.id, hash: p?.hash }, signed());
+    return ((await send(s.service, commit)).reply as ReceiptReply).receipt;
+  };
+  const undo = async (receipt: string) =>
+    (await send(s.service, await request({ verb: 'UNDO', receipt }, signed()))).reply;
+  return { ...s, outside, committed, undo };
+}
+
+describe('§4.5 UNDO outside a transaction', () => {
+  it('reverts once; the reversal undoes each effect; a repeat replays it', async () => {
+    const s = await setup();
+    const receipt = await s.committed();
+    const reversal = (await s.undo(receipt.id)) as ReceiptReply;
+    expect(reversal.replay).toBeUndefined();
+    expect(reversal.receipt).toMatchObject({ undoes: receipt.id, cost: null, undo: null });
+    expect(reversal.receipt.effects).toEqual([
+      { op: 'delete', target: 'notice/1' },
+      { op: 'update', target: 'board', field: 'title', from: 'New', to: 'Old' },
+      { op: 'update', target: 'board', field: 'note', from: 'added' },
+      { op: 'create', target: 'notice/0' },
+    ]);
+    expect(await s.undo(receipt.id)).toMatchObject({ replay: true, receipt: reversal.receipt });
+    expect(s.outside).toEqual(['posted', 'unposted']);
+  });
+
+  it('an undo in doubt after a crash is unavailable, never reverted again', async () => {
+    const s = await setup();
+    const receipt = await s.committed();
+    // What a crash during the revert leaves: the receipt marked undoing, and no process.
+    await s.store.beginUndo(receipt.id, s.clock.now());
+    expect(await s.undo(receipt.id)).toMatchObject({
+      kind: 'ERROR',
+      code: 'unavailable',
+      message: `the undo of ${receipt.id} has not finished: it is in progress, or in doubt after a crash; retry later`,
+      retry: 5,
+    });
+    expect(s.outside).toEqual(['posted']);
+  });
+
+  it('a revert that fails leaves the receipt undoable', async () => {
+    const fails = { next: true };
+    const s = await setup(fails);
+    const receipt = await s.committed();
+    expect(await s.undo(receipt.id)).toMatchObject({ kind: 'ERROR', code: 'internal' });
+    expect(await s.undo(receipt.id)).toMatchObject({
+      kind: 'RECEIPT',
+      receipt: { undoes: receipt.id },
+    });
+    expect(s.outside).toEqual(['posted', 'unposted']);
+  });
+});
