@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import type { ApplyContext, CapabilityEntry, IntentDefinition } from '../capability.js';
 import { newFrameId, newReceiptId } from '../ids.js';
+import { killPoint } from '../kill-point.js';
 import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type {
   AutoRecord,
@@ -119,11 +120,13 @@ export async function executeCommit(
         await holdFrom(definition, effects, data);
         const result = await definition.apply(stored.action, applyContext(data));
         await checkTo(definition, capability, effects, data);
+        killPoint('commit.in-transaction');
         return {
           receipt: receiptOf(stored.proposal, start.startedAt, result),
           action: stored.action,
         };
       });
+      if (outcome.kind === 'done') killPoint('commit.recorded');
       const settled: CommitOutcome =
         outcome.kind === 'done'
           ? { kind: 'committed', receipt: outcome.record.receipt as Receipt, replay: false, auto }
@@ -139,6 +142,7 @@ export async function executeCommit(
   }
   const begun = await core.store.beginCommit(start);
   if (begun.kind !== 'started') return settleBegin(core, begun, start, true);
+  killPoint('commit.begun');
   const running = markInFlight(core, stored.proposal.id);
   try {
     let result: JsonValue | undefined;
@@ -155,8 +159,10 @@ export async function executeCommit(
       }
       throw error;
     }
+    killPoint('commit.applied');
     const receipt = receiptOf(stored.proposal, start.startedAt, result);
     await core.store.finishCommit(stored.proposal.id, receipt, stored.action);
+    killPoint('commit.recorded');
     running.done(receipt);
     return { kind: 'committed', receipt, replay: false, auto };
   } catch (error) {

@@ -6,6 +6,7 @@ import {
   type Receipt,
 } from '@parley/protocol';
 import { newReceiptId } from '../ids.js';
+import { killPoint } from '../kill-point.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
@@ -95,7 +96,12 @@ export async function executeUndo(
   const running = markInFlight(core, key);
   try {
     if (definition.transactional === true) {
-      const outcome = await core.store.undoInTransaction(receipt.id, now, reverse);
+      const outcome = await core.store.undoInTransaction(receipt.id, now, async (data) => {
+        const reversal = await reverse(data);
+        killPoint('undo.in-transaction');
+        return reversal;
+      });
+      if (outcome.kind === 'done') killPoint('undo.recorded');
       const settled = await settleUndo(outcome, receipt.id);
       running.done(settled.reversal);
       return settled;
@@ -113,7 +119,9 @@ export async function executeUndo(
       await core.store.abandonUndo(receipt.id);
       throw error;
     }
+    killPoint('undo.reverted');
     await core.store.finishUndo(receipt.id, reversal);
+    killPoint('undo.recorded');
     running.done(reversal);
     return { reversal, replay: false };
   } catch (error) {
