@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import { newReceiptId } from '../ids.js';
 import { killPoint } from '../kill-point.js';
+import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
@@ -116,7 +117,9 @@ export async function executeUndo(
     try {
       reversal = await reverse(core.store.data);
     } catch (error) {
-      await core.store.abandonUndo(receipt.id);
+      // The revert failed before reversing anything (the revert contract): the receipt is
+      // undoable again; unless it cannot tell, and then the undo stays in doubt, never run twice.
+      if (!(error instanceof OutcomeUnknownError)) await core.store.abandonUndo(receipt.id);
       throw error;
     }
     killPoint('undo.reverted');
