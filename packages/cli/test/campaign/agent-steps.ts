@@ -103,10 +103,12 @@ export async function step(run: AgentRun, book: Book): Promise<boolean> {
     if (answered.length > 0) return exchange(book, random.pick(answered), run.links[0]);
   }
   const auto = roll >= 0.6 && roll < 0.8;
+  // Now and then an outside effect whose answer is lost (OutcomeUnknownError, ledger-service.ts).
+  const lose = capability === 'ledger.send' && random.chance(0.1);
   const sent = await newFrame(run, book, auto ? 'auto' : 'intent', {
     verb: 'INTENT',
     capability,
-    params: { amount },
+    params: { amount, ...(lose ? { lose: random.pick(['apply', 'revert']) } : {}) },
     ...(auto ? { auto: true } : {}),
   });
   const answered = await exchange(book, sent, run.links[0]);

@@ -5,13 +5,16 @@
  *   ledger.buy   transactional: apply and revert count themselves in `order/{proposal}`, so the
  *                store's own data says how often each ran.
  *   ledger.send  an outside effect: apply and revert append a line to the external ledger file
- *                (CAMPAIGN_LEDGER), which the test reads and the store never sees.
+ *                (CAMPAIGN_LEDGER), which the test reads and the store never sees. With
+ *                `lose: apply` (or `revert`) the effect happens and then its answer is "lost":
+ *                the call throws OutcomeUnknownError, as one whose request went out and whose
+ *                reply never came.
  *
  * Both cost their `amount` in USD (spend caps, §6.3) and are undoable for an hour (§4.5).
  */
 import { appendFileSync, closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { JsonObject } from '@parley/protocol';
-import { defineService, type ServeOptions } from '@parley/service';
+import { defineService, OutcomeUnknownError, type ServeOptions } from '@parley/service';
 
 /** Service id: the audience of every proof the campaign signs (§6.5). */
 export const LEDGER_SERVICE_ID = 'ledger.example';
@@ -35,7 +38,10 @@ function appendLine(file: string, line: LedgerLine): void {
   }
 }
 
-const amountOf = (action: unknown): number => (action as { amount: number }).amount;
+type SendAction = { amount: number; lose?: 'apply' | 'revert' };
+const amountOf = (action: unknown): number => (action as SendAction).amount;
+const loses = (action: unknown, step: 'apply' | 'revert'): boolean =>
+  (action as SendAction).lose === step;
 
 export default function createLedgerService({ trust, store, log }: ServeOptions) {
   const ledger = process.env.CAMPAIGN_LEDGER;
@@ -46,13 +52,14 @@ export default function createLedgerService({ trust, store, log }: ServeOptions)
   const service = defineService({ id: LEDGER_SERVICE_ID, name: 'Ledger', trust, store, log });
   const plan = (target: string) => (params: JsonObject) => {
     const amount = params.amount as number;
+    const lose = params.lose === undefined ? {} : { lose: params.lose as string };
     return [
       {
         summary: `${target} ${amount}`,
         effects: [{ op: target === 'order' ? ('create' as const) : ('send' as const), target }],
         cost: { amount, currency: 'USD' },
         undoWindow: 3600,
-        action: { amount },
+        action: { amount, ...lose },
       },
     ];
   };
@@ -84,14 +91,16 @@ export default function createLedgerService({ trust, store, log }: ServeOptions)
 
   service.intent('ledger.send', {
     summary: 'Send, recorded outside the store',
-    params: { amount: 'int' },
+    params: { amount: 'int', 'lose?': 'apply|revert' },
     plan: plan('ledger'),
     async apply(action, ctx) {
       appendLine(ledger, { op: 'apply', proposal: ctx.proposal.id, amount: amountOf(action) });
+      if (loses(action, 'apply')) throw new OutcomeUnknownError('the ledger did not answer');
       return { sent: ctx.proposal.id };
     },
-    async revert(_action, ctx) {
+    async revert(action, ctx) {
       appendLine(ledger, { op: 'revert', proposal: ctx.proposal.id, receipt: ctx.receipt.id });
+      if (loses(action, 'revert')) throw new OutcomeUnknownError('the ledger did not answer');
       return undefined;
     },
   });
