@@ -8,12 +8,10 @@ import type { FrameLink } from './served-ledger.js';
 const PROOF_REUSE_MS = 240_000;
 const CAPABILITIES = ['ledger.buy', 'ledger.send'] as const;
 
-/** One agent in one round: its links to the current life, and what it may act on next. */
+/** One agent in one round: what it may act on next. */
 export type AgentRun = {
   agent: Agent;
   random: SeededRandom;
-  /** Two connections, so a COMMIT can be sent twice at once. */
-  links: [FrameLink, FrameLink];
   /** Proposals of this round it may still commit. */
   open: { id: string; hash: string }[];
   /** Frames of this round, for retries. */
@@ -55,9 +53,14 @@ async function newFrame(
 /**
  * One random step of an agent: an INTENT, an auto INTENT (§4.3.1), a COMMIT of a proposal it
  * holds (sometimes the same frame twice at once), an UNDO of one of its receipts, or a retry of
- * a frame already answered. Returns false when the service died under it.
+ * a frame already answered, on the first of its two links (the second is for the COMMIT sent
+ * twice). Returns false when the service died under it.
  */
-export async function step(run: AgentRun, book: Book): Promise<boolean> {
+export async function step(
+  run: AgentRun,
+  links: readonly [FrameLink, FrameLink],
+  book: Book,
+): Promise<boolean> {
   const { random } = run;
   const roll = random.next();
   const capability = random.pick(CAPABILITIES);
@@ -75,11 +78,11 @@ export async function step(run: AgentRun, book: Book): Promise<boolean> {
     if (random.chance(0.2)) {
       // The same frame twice at once: one commit, and the same receipt on both (§4.4).
       sent.concurrent = true;
-      const [one, two] = await Promise.all(run.links.map((link) => exchange(book, sent, link)));
+      const [one, two] = await Promise.all(links.map((link) => exchange(book, sent, link)));
       sent.concurrent = false;
       return one === true && two === true;
     }
-    return exchange(book, sent, run.links[0]);
+    return exchange(book, sent, links[0]);
   }
   if (roll < 0.45) {
     // Its own receipts of this round (an agent object is one round's).
@@ -95,12 +98,12 @@ export async function step(run: AgentRun, book: Book): Promise<boolean> {
         { verb: 'UNDO', receipt: receipt.id },
         receipt.id,
       );
-      return exchange(book, sent, run.links[0]);
+      return exchange(book, sent, links[0]);
     }
   }
   if (roll < 0.6) {
     const answered = run.frames.filter((sent) => sent.first !== undefined);
-    if (answered.length > 0) return exchange(book, random.pick(answered), run.links[0]);
+    if (answered.length > 0) return exchange(book, random.pick(answered), links[0]);
   }
   const auto = roll >= 0.6 && roll < 0.8;
   // Now and then an outside effect whose answer is lost (OutcomeUnknownError, ledger-service.ts).
@@ -111,7 +114,7 @@ export async function step(run: AgentRun, book: Book): Promise<boolean> {
     params: { amount, ...(lose ? { lose: random.pick(['apply', 'revert']) } : {}) },
     ...(auto ? { auto: true } : {}),
   });
-  const answered = await exchange(book, sent, run.links[0]);
+  const answered = await exchange(book, sent, links[0]);
   learn(run, sent);
   return answered;
 }

@@ -4,10 +4,17 @@ import { publicKeyString } from '@parley/protocol';
 import { type AgentRun, exchange, learn, step } from './agent-steps.js';
 import { type Agent, grantRound, seededKey } from './agents.js';
 import { Book } from './book.js';
-import { checkInvariants, type Settled, settleRound } from './invariants.js';
+import { checkInvariants } from './invariants.js';
 import { drawKill, type KillPlan, killLabel, killPointSpec } from './kill-plan.js';
 import { SeededRandom } from './seeded-random.js';
-import { FrameLink, ServedLedger, type ServeSettings, type StoreTarget } from './served-ledger.js';
+import {
+  compileLedgerService,
+  FrameLink,
+  ServedLedger,
+  type ServeSettings,
+  type StoreTarget,
+} from './served-ledger.js';
+import { type Settled, settleRound } from './settle-round.js';
 
 export type CampaignOptions = {
   seed: number;
@@ -66,6 +73,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     principal: publicKeyString(principal),
     ledger: join(options.folder, 'ledger.ndjson'),
     home: join(options.folder, 'home'),
+    module: compileLedgerService(options.folder),
   };
   const book = new Book();
   const settled: Settled = { inDoubt: new Set(), autoInDoubt: 0, undoInDoubt: new Set() };
@@ -80,7 +88,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     const lives = Math.min(options.livesPerRound ?? 12, left);
     for (let life = 0; life < lives; life++) {
       const plan = drawKill(random, options.store.kind);
-      const how = await live(settings, plan, runs, book, options.stepsPerLife ?? 8);
+      const how = await live(settings, plan, runs, book, options.stepsPerLife ?? 12);
       restarts += 1;
       killedAt[how] = (killedAt[how] ?? 0) + 1;
       log(`round ${round} life ${life}: ${how}`);
@@ -114,7 +122,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 }
 
 function agentRun(agent: Agent, random: SeededRandom): AgentRun {
-  return { agent, random, links: [] as unknown as AgentRun['links'], open: [], frames: [] };
+  return { agent, random, open: [], frames: [] };
 }
 
 /**
@@ -139,19 +147,24 @@ async function live(
       : undefined;
   // Whether some agent lost its connection: then the service is dying, whoever killed it.
   let died = false;
+  const links: FrameLink[] = [];
   try {
     await Promise.all(
       runs.map(async (run) => {
-        run.links = [await FrameLink.open(service.address), await FrameLink.open(service.address)];
+        const pair = [
+          await FrameLink.open(service.address),
+          await FrameLink.open(service.address),
+        ] as const;
+        links.push(...pair);
         for (const sent of run.frames.filter((frame) => frame.first === undefined)) {
-          if (!(await exchange(book, sent, run.links[0]))) {
+          if (!(await exchange(book, sent, pair[0]))) {
             died = true;
             return;
           }
           learn(run, sent);
         }
         for (let i = 0; i < steps && !died; i++) {
-          if (!(await step(run, book))) died = true;
+          if (!(await step(run, pair, book))) died = true;
         }
       }),
     );
@@ -167,7 +180,7 @@ async function live(
     await service.kill();
   }
   const signal = await service.ended;
-  for (const run of runs) for (const link of run.links) link.close();
+  for (const link of links) link.close();
   if (signal !== 'SIGKILL') throw new Error(`the service ended by ${signal}, not a kill`);
   if (plan.kind === 'hook' && killedByUs) return `${killLabel(plan)} (not reached)`;
   return killLabel(plan);

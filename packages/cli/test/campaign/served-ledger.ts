@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FinalReply, Request } from '@parley/protocol';
+import { transformSync } from 'esbuild';
 
 /** The built CLI: the campaign runs what a user runs (`npm run build` makes it). */
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
-const MODULE = fileURLToPath(new URL('./ledger-service.ts', import.meta.url));
+const SOURCE = fileURLToPath(new URL('./ledger-service.ts', import.meta.url));
 /** A start that takes longer than this is a failure of the run, not a slow machine. */
 const START_LIMIT_MS = 60_000;
 
@@ -20,7 +23,21 @@ export type ServeSettings = {
   ledger: string;
   /** PARLEY_HOME of the child: the campaign's own, so no local key is trusted. */
   home: string;
+  /** The service module `serve` loads (`compileLedgerService`). */
+  module: string;
 };
+
+/**
+ * ledger-service.ts as plain JavaScript in `folder`, so each of the campaign's hundreds of starts
+ * skips loading tsx (`parley serve` takes .js modules as they are; @parley imports resolve to
+ * the CLI's own packages). Returns the file's path.
+ */
+export function compileLedgerService(folder: string): string {
+  const file = join(folder, 'ledger-service.mjs');
+  const { code } = transformSync(readFileSync(SOURCE, 'utf8'), { loader: 'ts', format: 'esm' });
+  writeFileSync(file, code);
+  return file;
+}
 
 /**
  * One life of `parley serve ./ledger-service.ts`: a child process on a TCP port the system picks,
@@ -40,6 +57,9 @@ export class ServedLedger {
   }
 
   static async start(settings: ServeSettings, killPoint?: string): Promise<ServedLedger> {
+    if (!existsSync(BIN)) {
+      throw new Error(`no ${BIN}: the campaign serves the built CLI, run npm run build first`);
+    }
     const store =
       settings.store.kind === 'sqlite'
         ? ['--data', settings.store.folder]
@@ -49,7 +69,7 @@ export class ServedLedger {
       [
         BIN,
         'serve',
-        MODULE,
+        settings.module,
         '--tcp',
         '127.0.0.1:0',
         '--no-local-trust',
