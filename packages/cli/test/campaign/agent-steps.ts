@@ -75,14 +75,7 @@ export async function step(
       { verb: 'COMMIT', proposal: chosen.id, hash: chosen.hash },
       chosen.id,
     );
-    if (random.chance(0.2)) {
-      // The same frame twice at once: one commit, and the same receipt on both (§4.4).
-      sent.concurrent = true;
-      const [one, two] = await Promise.all(links.map((link) => exchange(book, sent, link)));
-      sent.concurrent = false;
-      return one === true && two === true;
-    }
-    return exchange(book, sent, links[0]);
+    return sendMaybeTwice(run, links, book, sent);
   }
   if (roll < 0.45) {
     // Its own receipts of this round (an agent object is one round's).
@@ -98,7 +91,7 @@ export async function step(
         { verb: 'UNDO', receipt: receipt.id },
         receipt.id,
       );
-      return exchange(book, sent, links[0]);
+      return sendMaybeTwice(run, links, book, sent);
     }
   }
   if (roll < 0.6) {
@@ -117,6 +110,23 @@ export async function step(
   const answered = await exchange(book, sent, links[0]);
   learn(run, sent);
   return answered;
+}
+
+/**
+ * Sends a COMMIT or UNDO, one time in five on both links at once: it must still happen once,
+ * and both copies answer the same receipt (§4.4, §4.5).
+ */
+async function sendMaybeTwice(
+  run: AgentRun,
+  links: readonly [FrameLink, FrameLink],
+  book: Book,
+  sent: SentFrame,
+): Promise<boolean> {
+  if (!run.random.chance(0.2)) return exchange(book, sent, links[0]);
+  sent.concurrent = true;
+  const [one, two] = await Promise.all(links.map((link) => exchange(book, sent, link)));
+  sent.concurrent = false;
+  return one === true && two === true;
 }
 
 /** After an INTENT's first answer: its proposals are the agent's to commit. */

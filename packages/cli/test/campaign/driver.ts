@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicKeyString } from '@parley/protocol';
-import { type AgentRun, exchange, learn, step } from './agent-steps.js';
+import type { AgentRun } from './agent-steps.js';
 import { type Agent, grantRound, seededKey } from './agents.js';
 import { Book } from './book.js';
 import { checkInvariants } from './invariants.js';
-import { drawKill, type KillPlan, killLabel, killPointSpec } from './kill-plan.js';
+import { drawKill } from './kill-plan.js';
+import { live } from './life.js';
 import { SeededRandom } from './seeded-random.js';
 import {
   compileLedgerService,
-  FrameLink,
   ServedLedger,
   type ServeSettings,
   type StoreTarget,
@@ -28,6 +28,12 @@ export type CampaignOptions = {
   agents?: number;
   /** Steps each agent takes in one life, at most. */
   stepsPerLife?: number;
+  /**
+   * Service instances per life on the one store (PostgreSQL: several may share it). With two,
+   * each agent's second link goes to the other instance, so a COMMIT or UNDO sent twice at once
+   * races across processes. Default 1.
+   */
+  instances?: number;
   log?: (line: string) => void;
 };
 
@@ -88,8 +94,11 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     const lives = Math.min(options.livesPerRound ?? 12, left);
     for (let life = 0; life < lives; life++) {
       const plan = drawKill(random, options.store.kind);
-      const how = await live(settings, plan, runs, book, options.stepsPerLife ?? 12);
-      restarts += 1;
+      const how = await live(settings, plan, runs, book, {
+        steps: options.stepsPerLife ?? 12,
+        instances: options.instances ?? 1,
+      });
+      restarts += options.instances ?? 1;
       killedAt[how] = (killedAt[how] ?? 0) + 1;
       log(`round ${round} life ${life}: ${how}`);
     }
@@ -123,65 +132,4 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 
 function agentRun(agent: Agent, random: SeededRandom): AgentRun {
   return { agent, random, open: [], frames: [] };
-}
-
-/**
- * One life: start (armed with the plan's hook), retry what is unanswered, let every agent step
- * until the service dies or the steps run out, and make sure it dies. Returns how it died.
- */
-async function live(
-  settings: ServeSettings,
-  plan: KillPlan,
-  runs: AgentRun[],
-  book: Book,
-  steps: number,
-): Promise<string> {
-  const service = await ServedLedger.start(settings, killPointSpec(plan));
-  let killedByUs = false;
-  const timer =
-    plan.kind === 'timed'
-      ? setTimeout(() => {
-          killedByUs = true;
-          void service.kill();
-        }, plan.afterMs)
-      : undefined;
-  // Whether some agent lost its connection: then the service is dying, whoever killed it.
-  let died = false;
-  const links: FrameLink[] = [];
-  try {
-    await Promise.all(
-      runs.map(async (run) => {
-        const pair = [
-          await FrameLink.open(service.address),
-          await FrameLink.open(service.address),
-        ] as const;
-        links.push(...pair);
-        for (const sent of run.frames.filter((frame) => frame.first === undefined)) {
-          if (!(await exchange(book, sent, pair[0]))) {
-            died = true;
-            return;
-          }
-          learn(run, sent);
-        }
-        for (let i = 0; i < steps && !died; i++) {
-          if (!(await step(run, pair, book))) died = true;
-        }
-      }),
-    );
-  } catch (error) {
-    // A refused connection: the service died while the links opened.
-    died = true;
-    if (service.running) throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  if (!died) {
-    killedByUs = true;
-    await service.kill();
-  }
-  const signal = await service.ended;
-  for (const link of links) link.close();
-  if (signal !== 'SIGKILL') throw new Error(`the service ended by ${signal}, not a kill`);
-  if (plan.kind === 'hook' && killedByUs) return `${killLabel(plan)} (not reached)`;
-  return killLabel(plan);
 }

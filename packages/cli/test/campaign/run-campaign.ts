@@ -1,7 +1,7 @@
 /**
  * The long crash campaign, `npm run campaign` (after `npm run build`): hundreds of kill points on
- * SqliteStore, then on PostgresStore (the tests' server: PARLEY_TEST_PG, the system's, or the
- * embedded one). CAMPAIGN_SEED fixes the choices, CAMPAIGN_KILLS the kill points per store
+ * SqliteStore, then on PostgresStore with two instances sharing it (the tests' server:
+ * PARLEY_TEST_PG, the system's, or the embedded one). CAMPAIGN_SEED fixes the choices, CAMPAIGN_KILLS the kill points per store
  * (default 300), CAMPAIGN_STORES which stores (default `sqlite,postgres`). Exits 1 on a violation,
  * after printing the report and the seed that replays it.
  */
@@ -47,7 +47,7 @@ for (const store of stores) {
     } else {
       reports.push(
         await onPostgres((url) =>
-          runCampaign({ seed, kills, folder, log, store: { kind: 'postgres', url } }),
+          runCampaign({ seed, kills, folder, log, store: { kind: 'postgres', url }, instances: 2 }),
         ),
       );
     }

@@ -120,15 +120,29 @@ export class ServedLedger {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** SIGKILL from outside (the timed kill points), then the end. */
+  #killedByUs = false;
+
+  /** Whether `kill` sent the SIGKILL (else a kill point did, or nobody yet). */
+  get killedByUs(): boolean {
+    return this.#killedByUs;
+  }
+
+  /** SIGKILL from outside (the timed kill points, or to end a life), then the end. */
   async kill(): Promise<string> {
-    if (this.running && this.child.pid !== undefined) process.kill(this.child.pid, 'SIGKILL');
+    if (this.running && this.child.pid !== undefined) {
+      try {
+        process.kill(this.child.pid, 'SIGKILL');
+        this.#killedByUs = true;
+      } catch {
+        // ESRCH: it died by itself a moment ago (its exit is on its way).
+      }
+    }
     return this.ended;
   }
 
   /** SIGTERM: a graceful stop that drains the store. */
   async stop(): Promise<string> {
-    if (this.running && this.child.pid !== undefined) process.kill(this.child.pid, 'SIGTERM');
+    if (this.running) this.child.kill('SIGTERM');
     return this.ended;
   }
 }
