@@ -7,6 +7,8 @@ import { DATABASE_URL, dropSchema, freshSchema } from '../../../store-postgres/t
 import { campaignSettings, formatReport } from './campaign-settings.js';
 import { runCampaign } from './driver.js';
 
+/** Kill points of the run in `npm test`; `npm run campaign` runs hundreds (run-campaign.ts). */
+const SHORT_RUN_KILLS = 10;
 const folder = mkdtempSync(join(tmpdir(), 'parley-campaign-'));
 const schema = freshSchema();
 afterAll(async () => {
@@ -16,7 +18,7 @@ afterAll(async () => {
 
 describe('§4.4, §4.3.1, §4.5, §6.3 crash campaign on PostgresStore (issue 11)', () => {
   it('survives a short run of SIGKILLs of two instances: nothing twice, no receipt lost, in-doubt listed, caps exact', async () => {
-    const { seed, kills } = campaignSettings(process.env, 12);
+    const { seed, kills } = campaignSettings(process.env, SHORT_RUN_KILLS);
     const url = new URL(DATABASE_URL);
     url.searchParams.set('schema', schema);
     const report = await runCampaign({

@@ -66,6 +66,18 @@ export type CampaignReport = {
  * of the round and the invariants are checked against the store and the external ledger.
  */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
+  try {
+    return await campaign(options);
+  } catch (error) {
+    // The seed replays the choices that led here.
+    throw new Error(
+      `the campaign on ${options.store.kind} with CAMPAIGN_SEED=${options.seed} failed: ${String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+async function campaign(options: CampaignOptions): Promise<CampaignReport> {
   const started = Date.now();
   const random = new SeededRandom(options.seed);
   const principal = await seededKey(random);
