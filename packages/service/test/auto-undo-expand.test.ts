@@ -7,6 +7,7 @@ import {
   type ReceiptReply,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { OutcomeUnknownError } from '../src/index.js';
 import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
 
 const { principal, agent, other, mallory } = await keys();
@@ -252,6 +253,42 @@ describe('§4.5 UNDO', () => {
     expect(await s.undo({ key: agent, grants: [untrusted], ts: T0 })).toMatchObject({
       code: 'unauthorized',
     });
+  });
+
+  it('a revert that throws OutcomeUnknownError leaves the undo in doubt, never reverted again (issue 11)', async () => {
+    // Found by the crash campaign: the undo was released, so a retry reverted a second time.
+    const s = await setup();
+    const reverted: string[] = [];
+    s.service.intent('acme.post', {
+      plan: () => [
+        {
+          summary: 'Post',
+          effects: [{ op: 'send', target: 'upstream' }],
+          undoWindow: 3600,
+          action: 'hello',
+        },
+      ],
+      apply: () => ({ posted: true }),
+      revert(action) {
+        reverted.push(String(action));
+        throw new OutcomeUnknownError('the upstream did not answer; it may have been withdrawn');
+      },
+    });
+    const { reply } = await send(
+      s.service,
+      await request({ verb: 'INTENT', capability: 'acme.post', auto: true } as never, s.signer()),
+    );
+    const { receipt } = reply as ReceiptReply;
+    const undo = async () =>
+      (await send(s.service, await request({ verb: 'UNDO', receipt: receipt.id }, s.signer())))
+        .reply;
+    expect(await undo()).toMatchObject({
+      code: 'unavailable',
+      message: 'the upstream did not answer; it may have been withdrawn',
+    });
+    expect(await undo()).toMatchObject({ code: 'unavailable' });
+    expect(reverted).toEqual(['hello']);
+    expect((await s.store.getReceipt(receipt.id))?.undo).toMatchObject({ state: 'undoing' });
   });
 
   it('an unknown receipt is not_found; an undo receipt cannot be undone', async () => {

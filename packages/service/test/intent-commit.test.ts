@@ -11,8 +11,24 @@ import {
   renderTime,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { OutcomeUnknownError } from '../src/index.js';
-import { agentSetup, BASE_CAVEATS, grant, keys, request, SERVICE_ID, send, T0 } from './harness.js';
+import {
+  type CommitBegin,
+  type CommitStart,
+  MemoryStore,
+  OutcomeUnknownError,
+} from '../src/index.js';
+import {
+  agentSetup,
+  BASE_CAVEATS,
+  grant,
+  keys,
+  request,
+  SERVICE_ID,
+  send,
+  T0,
+  testClock,
+  toyService,
+} from './harness.js';
 
 const { principal, agent, other, mallory } = await keys();
 const trust = [publicKeyString(principal), publicKeyString(mallory)];
@@ -334,5 +350,43 @@ describe('§4.4 COMMIT', () => {
     expect(new Set(replies.map((r) => r.receipt.id)).size).toBe(1);
     expect(replies.filter((r) => r.replay === true)).toHaveLength(4);
     expect(s.outside.sent).toEqual(['cy']);
+  });
+
+  it('§4.4: a retry that finds the claim before the claimer hears of it waits for the receipt (issue 11)', async () => {
+    // Found by the crash campaign on PostgreSQL: the store answered the retry's claim (`exists`,
+    // applying) before the first claim's answer was read, so the retry found nothing running
+    // here and was told the commit was in doubt.
+    class LateAnswerStore extends MemoryStore {
+      override async beginCommit(start: CommitStart): Promise<CommitBegin> {
+        const begun = await super.beginCommit(start);
+        if (begun.kind === 'started') await new Promise((resolve) => setTimeout(resolve, 20));
+        return begun;
+      }
+    }
+    const clock = testClock();
+    const { service, outside } = toyService({
+      trust,
+      clock: clock.now,
+      store: new LateAnswerStore(),
+    });
+    const token = await grant(principal, agent, BASE_CAVEATS);
+    const signer = () => ({ key: agent, grants: [token], ts: clock.now() });
+    const { reply } = await send(
+      service,
+      await request({ verb: 'INTENT', capability: 'acme.send', params: { to: 'di' } }, signer()),
+    );
+    const [p] = (reply as ProposalsReply).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const commit = async () =>
+      (
+        await send(
+          service,
+          await request({ verb: 'COMMIT', proposal: p.id, hash: p.hash }, signer()),
+        )
+      ).reply;
+    const replies = (await Promise.all([commit(), commit(), commit()])) as ReceiptReply[];
+    expect(replies.map((r) => r.kind)).toEqual(['RECEIPT', 'RECEIPT', 'RECEIPT']);
+    expect(new Set(replies.map((r) => r.receipt.id)).size).toBe(1);
+    expect(outside.sent).toEqual(['di']);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
 import { isPublicKey } from '@parley/protocol';
-import type { ServiceFactory } from '@parley/service';
+import { armKillPoint, type ServiceFactory } from '@parley/service';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -83,6 +83,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       if (flags.store !== undefined && flags.data !== undefined) {
         throw new CliError('--store and --data both say where state lives: give one of them');
       }
+      armTestKillPoint(env);
       // With --stdio, stdout carries frames only: everything else goes to stderr.
       const say = flags.stdio === true ? ctx.err : ctx.out;
       const source = await serviceSource(target, document, flags, env, (line) => ctx.err(line));
@@ -114,6 +115,20 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       return EXIT.ok;
     }),
   );
+}
+
+/**
+ * The crash campaign's hook (@parley/service kill-point.ts): PARLEY_TEST_KILL_POINT=NAME:N makes
+ * this process SIGKILL itself the N-th time the commit path reaches point NAME. Tests only.
+ */
+function armTestKillPoint(env: NodeJS.ProcessEnv): void {
+  const spec = env.PARLEY_TEST_KILL_POINT;
+  if (spec === undefined || spec === '') return;
+  try {
+    armKillPoint(spec);
+  } catch (error) {
+    throw new CliError(`PARLEY_TEST_KILL_POINT: ${reasonOf(error)}`);
+  }
 }
 
 /** Which service the arguments name; flags that belong to another kind are refused. */

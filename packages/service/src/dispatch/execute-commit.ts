@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import type { ApplyContext, CapabilityEntry, IntentDefinition } from '../capability.js';
 import { newFrameId, newReceiptId } from '../ids.js';
+import { killPoint } from '../kill-point.js';
 import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type {
   AutoRecord,
@@ -111,23 +112,34 @@ export async function executeCommit(
     progress: progressSink(ctx, re),
   });
   const auto = start.auto !== undefined;
+  const id = stored.proposal.id;
+  // §4.4: this process is committing the proposal already (same holder and principal, checked
+  // before): its receipt, as a replay, without a second claim racing the first in the store.
+  const already = core.inFlight.get(id);
+  if (already !== undefined) {
+    const receipt = await already;
+    const record = await core.store.getCommit(id);
+    return { kind: 'committed', receipt, replay: true, auto: record?.auto ?? false };
+  }
   if (definition.transactional === true) {
-    const running = markInFlight(core, stored.proposal.id);
+    const running = markInFlight(core, id);
     try {
       const { effects, capability } = stored.proposal;
       const outcome = await core.store.commitInTransaction(start, async (data) => {
         await holdFrom(definition, effects, data);
         const result = await definition.apply(stored.action, applyContext(data));
         await checkTo(definition, capability, effects, data);
+        killPoint('commit.in-transaction');
         return {
           receipt: receiptOf(stored.proposal, start.startedAt, result),
           action: stored.action,
         };
       });
+      if (outcome.kind === 'done') killPoint('commit.recorded');
       const settled: CommitOutcome =
         outcome.kind === 'done'
           ? { kind: 'committed', receipt: outcome.record.receipt as Receipt, replay: false, auto }
-          : await settleBegin(core, outcome, start, false);
+          : settleBegin(outcome, start);
       if (settled.kind === 'committed') running.done(settled.receipt);
       return settled;
     } catch (error) {
@@ -137,10 +149,17 @@ export async function executeCommit(
       running.clear();
     }
   }
-  const begun = await core.store.beginCommit(start);
-  if (begun.kind !== 'started') return settleBegin(core, begun, start, true);
-  const running = markInFlight(core, stored.proposal.id);
+  // Marked before the claim, not after it: a retry arriving while the store's answer is on its
+  // way waits for this commit (above) instead of finding it applying and nothing running here.
+  const running = markInFlight(core, id);
   try {
+    const begun = await core.store.beginCommit(start);
+    if (begun.kind !== 'started') {
+      const settled = settleBegin(begun, start);
+      if (settled.kind === 'committed') running.done(settled.receipt);
+      return settled;
+    }
+    killPoint('commit.begun');
     let result: JsonValue | undefined;
     try {
       // Outside a transaction the check and the apply are not atomic: the best a service whose
@@ -151,12 +170,14 @@ export async function executeCommit(
       // The apply failed before any effect was made (the apply contract): release and forget;
       // unless it cannot tell, and then the commit stays in doubt (never executed again).
       if (!(error instanceof OutcomeUnknownError)) {
-        await core.store.abandonCommit(stored.proposal.id);
+        await core.store.abandonCommit(id);
       }
       throw error;
     }
+    killPoint('commit.applied');
     const receipt = receiptOf(stored.proposal, start.startedAt, result);
-    await core.store.finishCommit(stored.proposal.id, receipt, stored.action);
+    await core.store.finishCommit(id, receipt, stored.action);
+    killPoint('commit.recorded');
     running.done(receipt);
     return { kind: 'committed', receipt, replay: false, auto };
   } catch (error) {
@@ -169,16 +190,11 @@ export async function executeCommit(
 
 /**
  * What a begin that did not start means. A commit found already there is a replay (§4.4), shown
- * only to the holder and principal that made it. One still applying is awaited if this process
- * runs it (`mayWait`); the transactional path has marked the commit in flight itself, so there it
- * can only be another writer's, and is in doubt.
+ * only to the holder and principal that made it. One still applying is not running in this
+ * process (a commit running here is awaited before its claim), so it runs in another instance
+ * or is in doubt after a crash.
  */
-async function settleBegin(
-  core: ServiceCore,
-  begun: Settled<CommitBegin>,
-  start: CommitStart,
-  mayWait: boolean,
-): Promise<CommitOutcome> {
+function settleBegin(begun: Settled<CommitBegin>, start: CommitStart): CommitOutcome {
   switch (begun.kind) {
     case 'over_limit':
     case 'auto_seen':
@@ -187,12 +203,7 @@ async function settleBegin(
       if (begun.record.holder !== start.holder || begun.record.principal !== start.principal) {
         throw new ParleyError('forbidden', 'this proposal was committed for another principal');
       }
-      const receipt =
-        begun.record.state === 'done'
-          ? (begun.record.receipt as Receipt)
-          : mayWait
-            ? await awaitApplying(core, begun.record)
-            : inDoubt();
+      const receipt = begun.record.state === 'done' ? (begun.record.receipt as Receipt) : inDoubt();
       return { kind: 'committed', receipt, replay: true, auto: begun.record.auto };
     }
   }

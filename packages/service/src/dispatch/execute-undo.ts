@@ -6,6 +6,8 @@ import {
   type Receipt,
 } from '@parley/protocol';
 import { newReceiptId } from '../ids.js';
+import { killPoint } from '../kill-point.js';
+import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type { DataAccess, UndoBegin } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { intentOf, progressSink } from './execute-commit.js';
@@ -95,7 +97,12 @@ export async function executeUndo(
   const running = markInFlight(core, key);
   try {
     if (definition.transactional === true) {
-      const outcome = await core.store.undoInTransaction(receipt.id, now, reverse);
+      const outcome = await core.store.undoInTransaction(receipt.id, now, async (data) => {
+        const reversal = await reverse(data);
+        killPoint('undo.in-transaction');
+        return reversal;
+      });
+      if (outcome.kind === 'done') killPoint('undo.recorded');
       const settled = await settleUndo(outcome, receipt.id);
       running.done(settled.reversal);
       return settled;
@@ -110,10 +117,14 @@ export async function executeUndo(
     try {
       reversal = await reverse(core.store.data);
     } catch (error) {
-      await core.store.abandonUndo(receipt.id);
+      // The revert failed before reversing anything (the revert contract): the receipt is
+      // undoable again; unless it cannot tell, and then the undo stays in doubt, never run twice.
+      if (!(error instanceof OutcomeUnknownError)) await core.store.abandonUndo(receipt.id);
       throw error;
     }
+    killPoint('undo.reverted');
     await core.store.finishUndo(receipt.id, reversal);
+    killPoint('undo.recorded');
     running.done(reversal);
     return { reversal, replay: false };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { killPoint } from '../kill-point.js';
 
 /** How many units one transaction may carry: bounds the wait of the first unit in a batch. */
 export const MAX_GROUP = 64;
@@ -96,6 +97,7 @@ export class GroupCommit {
         outcomes.push({ ok: false, error });
       }
     }
+    killPoint('sqlite.batch');
     try {
       if (alone && outcomes[0]?.ok === false) this.#rollback.run();
       else {
