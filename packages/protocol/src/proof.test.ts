@@ -170,7 +170,6 @@ describe('§6.5 verifyProof', () => {
   });
 });
 
-<<<<<<< HEAD
 describe('§6.5 proof message', () => {
   it('is utf8(canonical({aud, verb, target, ts})) for any strings and safe integers', () => {
     fc.assert(
@@ -202,7 +201,9 @@ describe('§6.5 proof message', () => {
 
   it.each([1.5, 2 ** 53, Number.NaN])('refuses the ts %d as canonical JSON does', (ts) => {
     expect(() => proofMessage({ aud: AUD, verb: 'ASK', target: 'x', ts })).toThrow(RangeError);
-=======
+  });
+});
+
 // Mutation testing (npm run mutate -- proof) found these outcomes checked only by their code.
 describe('§6.5 what a refused proof says', () => {
   const expected = { aud: AUD, verb: 'COMMIT' as Verb, target: 'H', now: NOW };
@@ -247,6 +248,5 @@ describe('§6.5 what a refused proof says', () => {
     // parseFrame keeps fields ASK does not define; only INTENT's `auto` changes the target.
     const ask = { ...base, verb: 'ASK', capability: 'calendar.find', auto: true } as Request;
     expect(proofTarget(ask)).toBe('calendar.find');
->>>>>>> i11-mutate
   });
 });
