@@ -19,10 +19,10 @@ import { connect, Wallet } from '@parley/client';
 import { encodeGrant, generateKeyPair, issueGrant, publicKeyString } from '@parley/protocol';
 import {
   largeHostileFrame,
-  Seeded,
   smallHostileFrame,
 } from '../packages/cli/test/fixtures/hostile-frames.js';
 import { ReplyReader } from '../packages/cli/test/fixtures/reply-reader.js';
+import { SeededRandom } from '../packages/cli/test/fixtures/seeded-random.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const WARMUP_SECONDS = Number(process.env.SOAK_WARMUP_SECONDS ?? 30);
@@ -111,7 +111,7 @@ let stopped = false;
 
 /** A hostile TCP lane: pipelined batches of the shared hostile frames, each batch fully answered. */
 async function tcpLane(lane: number): Promise<void> {
-  const random = new Seeded(SEED * 100 + lane);
+  const random = new SeededRandom(SEED * 100 + lane);
   const reader = await ReplyReader.open(tcp);
   let n = 0;
   for (let round = 0; !stopped; round++) {
@@ -132,7 +132,7 @@ async function tcpLane(lane: number): Promise<void> {
 
 /** A hostile HTTP lane: one frame per POST, sequential. */
 async function httpLane(lane: number): Promise<void> {
-  const random = new Seeded(SEED * 1000 + lane);
+  const random = new SeededRandom(SEED * 1000 + lane);
   for (let n = 0; !stopped; n++) {
     const frame =
       n % 50 === 49 ? largeHostileFrame(random, n) : smallHostileFrame(random, 100_000 + n);

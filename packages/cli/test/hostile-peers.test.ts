@@ -5,10 +5,10 @@ import {
   type HostileFrame,
   largeHostileFrame,
   oversizedFrame,
-  Seeded,
   smallHostileFrame,
 } from './fixtures/hostile-frames.js';
 import { type ReplyLine, ReplyReader } from './fixtures/reply-reader.js';
+import { SeededRandom } from './fixtures/seeded-random.js';
 import { type ServedExample, serveExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
@@ -55,17 +55,17 @@ async function withSeed(check: () => Promise<void>): Promise<void> {
 }
 
 /** The frames of one connection, in the order they are written. */
-function framesFor(random: Seeded, connection: number): HostileFrame[] {
+function framesFor(random: SeededRandom, connection: number): HostileFrame[] {
   const frames: HostileFrame[] = [];
   for (let i = 0; i < SMALL_PER_CONNECTION; i++) {
     frames.push(smallHostileFrame(random, connection * 1000 + i));
   }
   for (let i = 0; i < LARGE_PER_CONNECTION; i++) {
-    frames.splice(random.int(frames.length), 0, largeHostileFrame(random, connection * 10 + i));
+    frames.splice(random.below(frames.length), 0, largeHostileFrame(random, connection * 10 + i));
   }
-  frames.splice(random.int(frames.length), 0, oversizedFrame(random));
+  frames.splice(random.below(frames.length), 0, oversizedFrame(random));
   // A duplicate: the same frame (and id) again, answered again (§2.2: one reply per request).
-  const again = frames[random.int(frames.length)] as HostileFrame;
+  const again = frames[random.below(frames.length)] as HostileFrame;
   frames.push(again);
   return frames;
 }
@@ -74,21 +74,21 @@ function framesFor(random: Seeded, connection: number): HostileFrame[] {
  * Writes frames pipelined (several in one write) or torn (one frame in pieces, with a pause
  * between), as random decides.
  */
-async function writeAll(reader: ReplyReader, random: Seeded, frames: HostileFrame[]) {
+async function writeAll(reader: ReplyReader, random: SeededRandom, frames: HostileFrame[]) {
   let i = 0;
   while (i < frames.length) {
     if (random.chance(0.3)) {
       const frame = frames[i++] as HostileFrame;
       const line = Buffer.concat([frame.bytes, Buffer.from('\n')]);
       const cuts = [
-        ...new Set([0, ...Array.from({ length: 3 }, () => random.int(line.length)), line.length]),
+        ...new Set([0, ...Array.from({ length: 3 }, () => random.below(line.length)), line.length]),
       ].sort((a, b) => a - b);
       for (let c = 0; c + 1 < cuts.length; c++) {
         reader.write(line.subarray(cuts[c], cuts[c + 1]));
-        await new Promise((resolve) => setTimeout(resolve, random.int(3)));
+        await new Promise((resolve) => setTimeout(resolve, random.below(3)));
       }
     } else {
-      const batch = frames.slice(i, i + 1 + random.int(40));
+      const batch = frames.slice(i, i + 1 + random.below(40));
       i += batch.length;
       reader.write(Buffer.concat(batch.flatMap((frame) => [frame.bytes, Buffer.from('\n')])));
     }
@@ -133,7 +133,7 @@ describe('issue 10: hostile peers against parley serve', () => {
     'every frame gets exactly one final reply, never internal; others are answered; the process stays up',
     () =>
       withSeed(async () => {
-        const random = new Seeded(SEED);
+        const random = new SeededRandom(SEED);
         const plans = Array.from({ length: CONNECTIONS }, (_, c) => framesFor(random, c));
         const httpFrames = Array.from({ length: HTTP_POSTS }, (_, i) =>
           i % 10 === 0 ? largeHostileFrame(random, 900 + i) : smallHostileFrame(random, 9000 + i),
@@ -141,7 +141,7 @@ describe('issue 10: hostile peers against parley serve', () => {
         const readers = await Promise.all(plans.map(() => ReplyReader.open(tcp)));
         const tcpRuns = plans.map(async (frames, c) => {
           const reader = readers[c] as ReplyReader;
-          await writeAll(reader, new Seeded(SEED + c + 1), frames);
+          await writeAll(reader, new SeededRandom(SEED + c + 1), frames);
           await reader.until(frames.length);
         });
         const httpRun = (async () => {

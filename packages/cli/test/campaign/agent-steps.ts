@@ -1,7 +1,7 @@
 import type { FinalReply, Request } from '@parley/protocol';
+import type { SeededRandom } from '../fixtures/seeded-random.js';
 import { type Agent, type RequestBody, signedFrame } from './agents.js';
 import type { Book, FrameKind, SentFrame } from './book.js';
-import type { SeededRandom } from './seeded-random.js';
 import type { FrameLink } from './served-ledger.js';
 
 /** A proof older than this is signed again before a retry (§6.5 allows 300 s of skew). */

@@ -13,8 +13,8 @@ import {
   type Request,
   signProof,
 } from '@parley/protocol';
+import type { SeededRandom } from '../fixtures/seeded-random.js';
 import { LEDGER_SERVICE_ID } from './ledger-service.js';
-import type { SeededRandom } from './seeded-random.js';
 
 /** §6.3 caps of one round: the team's shared block, and each agent's own under it. */
 export const TEAM_CAP = 2_400;

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicKeyString } from '@parley/protocol';
+import { SeededRandom } from '../fixtures/seeded-random.js';
 import type { AgentRun } from './agent-steps.js';
 import { type Agent, grantRound, seededKey } from './agents.js';
 import { Book } from './book.js';
 import { checkInvariants } from './invariants.js';
 import { drawKill } from './kill-plan.js';
 import { live } from './life.js';
-import { SeededRandom } from './seeded-random.js';
 import {
   compileLedgerService,
   ServedLedger,

@@ -1,5 +1,5 @@
 import { KILL_POINTS, type KillPointName } from '@parley/service';
-import type { SeededRandom } from './seeded-random.js';
+import type { SeededRandom } from '../fixtures/seeded-random.js';
 import type { StoreTarget } from './served-ledger.js';
 
 /**
