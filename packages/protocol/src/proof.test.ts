@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from './canonical.js';
+import { setCryptoPort } from './crypto/backend.js';
+import { defaultCrypto as webCrypto } from './crypto/web.js';
 import { ParleyError } from './errors.js';
 import type { Request, Verb } from './frames.js';
 import { type KeyPair, keyPairFromSeed, publicKeyString, utf8 } from './keys.js';
@@ -201,6 +203,67 @@ describe('§6.5 proof message', () => {
 
   it.each([1.5, 2 ** 53, Number.NaN])('refuses the ts %d as canonical JSON does', (ts) => {
     expect(() => proofMessage({ aud: AUD, verb: 'ASK', target: 'x', ts })).toThrow(RangeError);
+  });
+
+  // What canonicalize makes of the same four members: its bytes, or its error message.
+  const canonicalOf = (input: Record<string, unknown>): Uint8Array | string => {
+    try {
+      return utf8(canonicalize(input as never));
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const messageOf = (input: Record<string, unknown>): Uint8Array | string => {
+    try {
+      return proofMessage(input as never);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const fine = { aud: AUD, verb: 'ASK', target: 'calendar.find', ts: NOW };
+
+  it.each(['aud', 'verb', 'target'])(
+    'names $.%s, as canonicalize does, when it holds a lone surrogate (§10)',
+    (field) => {
+      const input = { ...fine, [field]: 'a\ud800b' };
+      expect(messageOf(input)).toBe(
+        `string at $.${field} contains a lone surrogate at offset 1 (§10)`,
+      );
+      expect(messageOf(input)).toEqual(canonicalOf(input));
+    },
+  );
+
+  it.each(['aud', 'verb', 'target'])(
+    'writes a %s that is not a string (an untyped caller) as canonicalize does',
+    (field) => {
+      for (const value of [5, null, true, ['x'], { a: 1 }]) {
+        const input = { ...fine, [field]: value };
+        expect(messageOf(input)).toEqual(canonicalOf(input));
+      }
+    },
+  );
+
+  it('writes a ts of -0 as 0', () => {
+    expect(new TextDecoder().decode(proofMessage({ ...fine, verb: 'ASK', ts: -0 }))).toContain(
+      '"ts":0,',
+    );
+  });
+});
+
+describe('§6.5 proofs through an asynchronous crypto port (WebCrypto)', () => {
+  it('accepts a good signature and refuses one over another target', async () => {
+    const previous = setCryptoPort(webCrypto);
+    try {
+      const proof = await signProof(holder, { aud: AUD, verb: 'ASK', target: 'x', ts: NOW });
+      const expected = { aud: AUD, verb: 'ASK' as Verb, target: 'x', now: NOW };
+      await expect(verifyProof(proof, expected)).resolves.toMatchObject({ ok: true });
+      await expect(verifyProof(proof, { ...expected, target: 'y' })).resolves.toMatchObject({
+        ok: false,
+        code: 'unauthorized',
+      });
+    } finally {
+      setCryptoPort(previous);
+    }
   });
 });
 

@@ -37,8 +37,9 @@ export function proofTarget(request: Request): string {
 /** The exact bytes a proof signature covers: utf8(canonical({aud, verb, target, ts})). */
 export function proofMessage(input: ProofInput): Uint8Array {
   const { aud, verb, target, ts } = input;
-  // §10 for these four keys, written in their canonical order; anything else (a value that is
-  // not a string or a safe integer) goes through canonicalize, which refuses it as before.
+  // §10 for these four keys, written in their canonical order (a template writes -0 as 0, as
+  // §10 asks); anything else (a value that is not a string or a safe integer) goes through
+  // canonicalize, which writes or refuses it as before.
   if (
     typeof aud === 'string' &&
     typeof verb === 'string' &&
@@ -46,7 +47,7 @@ export function proofMessage(input: ProofInput): Uint8Array {
     Number.isSafeInteger(ts)
   ) {
     return utf8(
-      `{"aud":${quoteCanonical(aud, '$.aud')},"target":${quoteCanonical(target, '$.target')},"ts":${Object.is(ts, -0) ? 0 : ts},"verb":${quoteCanonical(verb, '$.verb')}}`,
+      `{"aud":${quoteCanonical(aud, '$.aud')},"target":${quoteCanonical(target, '$.target')},"ts":${ts},"verb":${quoteCanonical(verb, '$.verb')}}`,
     );
   }
   return utf8(canonicalize({ aud, verb, target, ts }));
