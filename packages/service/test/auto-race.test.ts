@@ -12,7 +12,7 @@ import {
   type ReceiptReply,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../src/index.js';
+import { clarify, MemoryStore } from '../src/index.js';
 import { BASE_CAVEATS, grant, keys, request, send, testClock, toyService } from './harness.js';
 
 const { principal, agent } = await keys();
@@ -94,13 +94,16 @@ describe('§4.3.1 one auto frame sent twice at once', () => {
     // taken and would ask which other seat; but the frame was committed, so it gets that receipt.
     s.service.intent('acme.seat', {
       summary: 'Book the seat',
-      params: {},
+      params: { 'seat?': 'string' },
       transactional: true,
       async plan(_params, ctx) {
         plans += 1;
         if (plans === 2) await later;
         if ((await ctx.data.get('seat')) !== undefined) {
-          return { question: 'That seat is taken; which other one?', options: ['2A', '2B'] };
+          return clarify('That seat is taken; which other one?', [
+            { label: 'Seat 2A', params: { seat: '2A' } },
+            { label: 'Seat 2B', params: { seat: '2B' } },
+          ]);
         }
         return [
           {

@@ -118,7 +118,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as ReceiptReply[];
+    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ReceiptReply, ReceiptReply];
     expect(a).toMatchObject({ kind: 'RECEIPT' });
     expect(a.replay).toBeUndefined();
     expect(b).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: a.receipt });
@@ -137,7 +137,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as ErrorReply[];
+    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({
       kind: 'ERROR',
       code: 'conflict',
@@ -169,7 +169,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     expect([first.answered, retry.answered]).toEqual([false, false]);
     s.store.late = undefined;
     late.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as ErrorReply[];
+    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({ kind: 'ERROR', code: 'consent_required' });
     expect(body(b)).toEqual({
       parley: 1,
@@ -195,7 +195,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as ErrorReply[];
+    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({ kind: 'ERROR', code: 'internal' });
     expect(body(b)).toEqual(body(a));
     expect(s.outside.sent).toEqual([]);
