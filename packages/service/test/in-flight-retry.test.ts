@@ -15,6 +15,7 @@ import {
   type ProposalsReply,
   publicKeyString,
   type ReceiptReply,
+  type Request,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/index.js';
@@ -88,10 +89,18 @@ async function setup(caveats: Caveat[] = BASE_CAVEATS) {
     if (p === undefined) throw new Error(`no proposal: ${JSON.stringify(reply)}`);
     return p;
   };
-  /** The COMMIT of `p`, sent now; `answered` tells whether its reply has come. */
-  const commit = async (p: { id: string; hash: string }) => {
-    const frame = await request({ verb: 'COMMIT', proposal: p.id, hash: p.hash }, signer());
-    const sent = { answered: false, reply: send(toy.service, frame).then((r) => r.reply) };
+  /**
+   * The COMMIT of `p` sent now, or `again` that frame resent as it was (a retry, §4.4);
+   * `answered` tells whether its reply has come.
+   */
+  const commit = async (p: { id: string; hash: string }, again?: Request) => {
+    const frame =
+      again ?? (await request({ verb: 'COMMIT', proposal: p.id, hash: p.hash }, signer()));
+    const sent = {
+      frame,
+      answered: false,
+      reply: send(toy.service, frame).then((r) => r.reply),
+    };
     void sent.reply.then(() => {
       sent.answered = true;
     });
@@ -114,7 +123,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     s.seat.hold = hold.promise;
     const first = await s.commit(p);
     await settle();
-    const retry = await s.commit(p);
+    const retry = await s.commit(p, first.frame);
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
@@ -133,7 +142,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     s.seat.failNext = true;
     const first = await s.commit(p);
     await settle();
-    const retry = await s.commit(p);
+    const retry = await s.commit(p, first.frame);
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
@@ -164,7 +173,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     s.store.late = late.promise;
     const first = await s.commit(p);
     await settle();
-    const retry = await s.commit(p);
+    const retry = await s.commit(p, first.frame);
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     s.store.late = undefined;
@@ -191,7 +200,7 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     s.outside.failNext = true;
     const first = await s.commit(p);
     await settle();
-    const retry = await s.commit(p);
+    const retry = await s.commit(p, first.frame);
     await settle();
     expect([first.answered, retry.answered]).toEqual([false, false]);
     hold.open();
