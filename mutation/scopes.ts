@@ -30,6 +30,8 @@ const SERVICE_TESTS = [
   'packages/service/src/**/*.test.ts',
   'packages/service/test/{auto-replay,auto-undo-expand,authorization,expand-ask,frames,fuzz,hello-ask}.test.ts',
   'packages/service/test/{hold-effects,intent-commit,plans,retention,spend,undo-outside}.test.ts',
+  // Two requests racing inside one process (issue 11: the survivors of in-flight and intent).
+  'packages/service/test/{auto-race,in-flight-retry}.test.ts',
 ];
 
 export const MUTATION_SCOPES: readonly MutationScope[] = [
@@ -123,7 +125,12 @@ export const MUTATION_SCOPES: readonly MutationScope[] = [
         to: 'function reportPoolError(',
       },
     ],
-    tests: ['packages/store-postgres/test/contract.test.ts'],
+    // isolation and over-limit-race interleave two instances inside PostgreSQL: the only way to
+    // reach the over_limit that commitInTransaction finds at its reservation.
+    tests: [
+      'packages/store-postgres/test/contract.test.ts',
+      'packages/store-postgres/test/{isolation,over-limit-race}.test.ts',
+    ],
   },
 ];
 
