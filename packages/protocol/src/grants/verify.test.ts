@@ -400,6 +400,38 @@ describe('§6.4 unauthorized chains', () => {
     expect(await check(token, ctx({ proofKey: B }))).toBe('unauthorized');
   });
 
+  describe('through the WebCrypto port (an asynchronous verify, no native block-id hash)', () => {
+    let previous: CryptoPort;
+    beforeEach(async () => {
+      const { defaultCrypto } = await import('../crypto/web.js');
+      previous = setCryptoPort(defaultCrypto);
+    });
+    afterEach(() => {
+      setCryptoPort(previous);
+    });
+
+    it('a valid chain is ok, with the block ids the native hash gives', async () => {
+      const grant = await grantOf([], { caveats: [] });
+      const web = await verifyGrant(encodeGrant(grant), ctx({ proofKey: B }));
+      const native = setCryptoPort(previous);
+      try {
+        expect(web).toMatchObject({ ok: true, id: blockId(grant[0]), principal: P, holder: B });
+      } finally {
+        setCryptoPort(native);
+      }
+    });
+
+    it('a bad root or delegation signature is refused, never taken as a pending yes', async () => {
+      const grant = await grantOf([], { caveats: [] });
+      for (const at of [0, 1]) {
+        const token = tampered(grant, (b) => {
+          (b[at] as Block).s = flipSignature((b[at] as Block).s);
+        });
+        expect(await check(token, ctx({ proofKey: B })), `block ${at}`).toBe('unauthorized');
+      }
+    });
+  });
+
   it('a tampered payload (caveats removed after signing)', async () => {
     const grant = await grantOf([{ svc: ['other.example'] }]);
     const token = tampered(grant, (b) => {
