@@ -106,7 +106,28 @@ async function setup(caveats: Caveat[] = BASE_CAVEATS) {
     });
     return sent;
   };
-  return { ...toy, store, seat, propose, commit, seats: () => store.data.list('seat/') };
+  /**
+   * The COMMIT of `p` and its retry (the same frame), both sent while the test holds the first;
+   * checks that neither is answered yet, calls `release`, and gives both replies.
+   */
+  const commitTwiceWhileHeld = async (p: { id: string; hash: string }, release: () => void) => {
+    const first = await commit(p);
+    await settle();
+    const retry = await commit(p, first.frame);
+    await settle();
+    expect([first.answered, retry.answered]).toEqual([false, false]);
+    release();
+    return Promise.all([first.reply, retry.reply]);
+  };
+  return {
+    ...toy,
+    store,
+    seat,
+    propose,
+    commit,
+    commitTwiceWhileHeld,
+    seats: () => store.data.list('seat/'),
+  };
 }
 
 /** The reply without the frame's own id and `re`. */
@@ -121,13 +142,9 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     const p = await s.propose('acme.seat', { row: 1 });
     const hold = gate();
     s.seat.hold = hold.promise;
-    const first = await s.commit(p);
-    await settle();
-    const retry = await s.commit(p, first.frame);
-    await settle();
-    expect([first.answered, retry.answered]).toEqual([false, false]);
-    hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ReceiptReply, ReceiptReply];
+    const [a, b] = (await s.commitTwiceWhileHeld(p, () => {
+      hold.open();
+    })) as [ReceiptReply, ReceiptReply];
     expect(a).toMatchObject({ kind: 'RECEIPT' });
     expect(a.replay).toBeUndefined();
     expect(b).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: a.receipt });
@@ -140,13 +157,9 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     const hold = gate();
     s.seat.hold = hold.promise;
     s.seat.failNext = true;
-    const first = await s.commit(p);
-    await settle();
-    const retry = await s.commit(p, first.frame);
-    await settle();
-    expect([first.answered, retry.answered]).toEqual([false, false]);
-    hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
+    const [a, b] = (await s.commitTwiceWhileHeld(p, () => {
+      hold.open();
+    })) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({
       kind: 'ERROR',
       code: 'conflict',
@@ -171,14 +184,10 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     const p = await s.propose('acme.seat', { row: 4 });
     const late = gate();
     s.store.late = late.promise;
-    const first = await s.commit(p);
-    await settle();
-    const retry = await s.commit(p, first.frame);
-    await settle();
-    expect([first.answered, retry.answered]).toEqual([false, false]);
-    s.store.late = undefined;
-    late.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
+    const [a, b] = (await s.commitTwiceWhileHeld(p, () => {
+      s.store.late = undefined;
+      late.open();
+    })) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({ kind: 'ERROR', code: 'consent_required' });
     expect(body(b)).toEqual({
       parley: 1,
@@ -198,13 +207,9 @@ describe('§4.4 a retry waiting on a commit running in this process', () => {
     const hold = gate();
     s.outside.hold = hold.promise;
     s.outside.failNext = true;
-    const first = await s.commit(p);
-    await settle();
-    const retry = await s.commit(p, first.frame);
-    await settle();
-    expect([first.answered, retry.answered]).toEqual([false, false]);
-    hold.open();
-    const [a, b] = (await Promise.all([first.reply, retry.reply])) as [ErrorReply, ErrorReply];
+    const [a, b] = (await s.commitTwiceWhileHeld(p, () => {
+      hold.open();
+    })) as [ErrorReply, ErrorReply];
     expect(a).toMatchObject({ kind: 'ERROR', code: 'internal' });
     expect(body(b)).toEqual(body(a));
     expect(s.outside.sent).toEqual([]);
