@@ -7,6 +7,12 @@ import { exampleParams, SERVICE_NAMES, SERVICES, type ServiceName } from '../pro
 const VERBS = ['HELLO', 'ASK', 'INTENT', 'COMMIT', 'UNDO', 'EXPAND'] as const;
 type ComposerVerb = (typeof VERBS)[number];
 
+/** The capability the composer starts from for each service and kind of request. */
+const FIRST_CAPABILITY: Record<ServiceName, { ask: string; intent: string }> = {
+  calendar: { ask: 'calendar.find', intent: 'calendar.reschedule' },
+  shop: { ask: 'shop.search', intent: 'shop.order' },
+};
+
 /** The capabilities the last BRIEF of `service` listed. */
 function capabilitiesOf(exchanges: readonly Exchange[], service: ServiceName): Capability[] {
   for (let i = exchanges.length - 1; i >= 0; i--) {
@@ -43,8 +49,10 @@ export function Composer(props: {
 }) {
   const [service, setService] = useState<ServiceName>('calendar');
   const [verb, setVerb] = useState<ComposerVerb>('HELLO');
-  const [capability, setCapability] = useState('calendar.find');
-  const [params, setParams] = useState(JSON.stringify(exampleParams('calendar.find'), null, 2));
+  const [capability, setCapability] = useState(FIRST_CAPABILITY.calendar.ask);
+  const [params, setParams] = useState(
+    JSON.stringify(exampleParams(FIRST_CAPABILITY.calendar.ask), null, 2),
+  );
   const [target, setTarget] = useState('');
   const [auto, setAuto] = useState(false);
   const [budget, setBudget] = useState('');
@@ -130,7 +138,7 @@ export function Composer(props: {
             onChange={(e) => {
               const next = e.currentTarget.value as ServiceName;
               setService(next);
-              chooseCapability(next === 'calendar' ? 'calendar.find' : 'shop.search');
+              chooseCapability(FIRST_CAPABILITY[next][verb === 'INTENT' ? 'intent' : 'ask']);
             }}
           >
             {SERVICE_NAMES.map((name) => (
@@ -149,10 +157,8 @@ export function Composer(props: {
               const next = e.currentTarget.value as ComposerVerb;
               setVerb(next);
               setTarget('');
-              if (next === 'INTENT')
-                chooseCapability(service === 'calendar' ? 'calendar.reschedule' : 'shop.order');
-              if (next === 'ASK')
-                chooseCapability(service === 'calendar' ? 'calendar.find' : 'shop.search');
+              if (next === 'INTENT') chooseCapability(FIRST_CAPABILITY[service].intent);
+              if (next === 'ASK') chooseCapability(FIRST_CAPABILITY[service].ask);
             }}
           >
             {VERBS.map((v) => (
