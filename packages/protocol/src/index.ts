@@ -133,8 +133,10 @@ export {
 } from './grants/types.js';
 export {
   type GrantContext,
+  type GrantFailure,
   type GrantFailureCode,
   type GrantVerdict,
+  moreActionable,
   type SpendLimit,
   sharedChainCache,
   verifyAnyGrant,

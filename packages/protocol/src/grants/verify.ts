@@ -169,25 +169,39 @@ export async function verifyGrant(token: string, ctx: GrantContext): Promise<Gra
   };
 }
 
+/** A grant verdict that did not authorize. */
+export type GrantFailure = Extract<GrantVerdict, { ok: false }>;
+
+const ACTIONABLE: Record<GrantFailureCode, number> = {
+  consent_required: 3,
+  forbidden: 2,
+  unauthorized: 1,
+};
+
+/**
+ * §6.6: of two failures, the more actionable (consent_required, then forbidden, then
+ * unauthorized); the earlier one on a tie.
+ */
+export function moreActionable(
+  current: GrantFailure | undefined,
+  next: GrantFailure,
+): GrantFailure {
+  return current === undefined || ACTIONABLE[next.code] > ACTIONABLE[current.code] ? next : current;
+}
+
 /**
  * §6.6: a request presenting several grants is authorized if any one authorizes it. When none
- * does, the most actionable failure is reported: consent_required, then forbidden, then
- * unauthorized.
+ * does, the most actionable failure is reported (moreActionable).
  */
 export async function verifyAnyGrant(
   tokens: readonly string[],
   ctx: GrantContext,
 ): Promise<GrantVerdict> {
-  const rank: Record<GrantFailureCode, number> = {
-    consent_required: 3,
-    forbidden: 2,
-    unauthorized: 1,
-  };
-  let best: Extract<GrantVerdict, { ok: false }> | undefined;
+  let best: GrantFailure | undefined;
   for (const token of tokens) {
     const verdict = await verifyGrant(token, ctx);
     if (verdict.ok) return verdict;
-    if (best === undefined || rank[verdict.code] > rank[best.code]) best = verdict;
+    best = moreActionable(best, verdict);
   }
   return best ?? unauthorized('the request presents no grant');
 }

@@ -1,6 +1,6 @@
 import {
   type GrantContext,
-  type GrantVerdict,
+  type GrantFailure,
   isPlainObject,
   type JsonObject,
   ParleyError,
@@ -52,21 +52,8 @@ export function grantContext(
   };
 }
 
-/** A grant verdict that did not authorize. */
-export type Failure = Extract<GrantVerdict, { ok: false }>;
-
-const RANK = { unauthorized: 1, forbidden: 2, consent_required: 3 } as const;
-
-/**
- * §6.6: of two failures, the more actionable (consent_required, then forbidden, then
- * unauthorized, as verifyAnyGrant ranks them); the earlier one on a tie.
- */
-export function worse(current: Failure | undefined, next: Failure): Failure {
-  return current === undefined || RANK[next.code] > RANK[current.code] ? next : current;
-}
-
 /** §7: the ERROR for a failed grant verdict. */
-export function verdictError(verdict: Extract<GrantVerdict, { ok: false }>): ParleyError {
+export function verdictError(verdict: GrantFailure): ParleyError {
   if (verdict.code === 'forbidden') {
     const need = isPlainObject(verdict.caveat) ? [verdict.caveat as JsonObject] : undefined;
     return new ParleyError('forbidden', verdict.reason, need === undefined ? {} : { need });

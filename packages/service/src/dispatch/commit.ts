@@ -1,6 +1,8 @@
 import {
   type CommitRequest,
   type Consent,
+  type GrantFailure,
+  moreActionable,
   ParleyError,
   type ReceiptBody,
   type Request,
@@ -8,13 +10,7 @@ import {
 } from '@parley/protocol';
 import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
-import {
-  type Failure,
-  grantContext,
-  verdictError,
-  verifyRequestProof,
-  worse,
-} from './authorize.js';
+import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { awaitApplying, type CommitOutcome, executeCommit } from './execute-commit.js';
 
@@ -42,12 +38,12 @@ export async function authorizeAndCommit(
     capability: proposal.capability,
     proposal: { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
   });
-  let failure: Failure | undefined;
+  let failure: GrantFailure | undefined;
   let consentReason: { principal: string; reason: string } | undefined;
   for (const token of request.grants ?? []) {
     const verdict = await verifyGrant(token, gctx);
     if (verdict.ok && stored.principal !== null && verdict.principal !== stored.principal) {
-      failure = worse(failure, {
+      failure = moreActionable(failure, {
         ok: false,
         code: 'forbidden',
         reason:
@@ -60,7 +56,7 @@ export async function authorizeAndCommit(
       if (verdict.code === 'consent_required' && samePrincipal && verdict.principal !== undefined) {
         consentReason ??= { principal: verdict.principal, reason: verdict.reason };
       } else {
-        failure = worse(failure, verdict);
+        failure = moreActionable(failure, verdict);
       }
       continue;
     }
@@ -194,7 +190,7 @@ async function replayCommit(
         ? undefined
         : { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
   });
-  let failure: Failure | undefined;
+  let failure: GrantFailure | undefined;
   for (const token of request.grants ?? []) {
     const verdict = await verifyGrant(token, gctx);
     const principal = verdict.ok ? verdict.principal : verdict.principal;
@@ -206,7 +202,7 @@ async function replayCommit(
           : await awaitApplying(core, existing);
       return withUndone(core, receiptBody(receipt, true, existing.auto));
     }
-    failure = worse(
+    failure = moreActionable(
       failure,
       verdict.ok || verdict.code === 'consent_required'
         ? {

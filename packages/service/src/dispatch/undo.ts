@@ -1,11 +1,12 @@
-import { ParleyError, type ReceiptBody, type UndoRequest, verifyGrant } from '@parley/protocol';
 import {
-  type Failure,
-  grantContext,
-  verdictError,
-  verifyRequestProof,
-  worse,
-} from './authorize.js';
+  type GrantFailure,
+  moreActionable,
+  ParleyError,
+  type ReceiptBody,
+  type UndoRequest,
+  verifyGrant,
+} from '@parley/protocol';
+import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import { receiptBody } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { executeUndo } from './execute-undo.js';
@@ -30,14 +31,14 @@ export async function undo(
   const receipt = record.receipt;
   const gctx = grantContext(core, request, holder, { capability: receipt.capability });
   // §6.6: when no grant authorizes, the most actionable failure of them all is reported.
-  let failure: Failure | undefined;
+  let failure: GrantFailure | undefined;
   let principal: string | undefined;
   for (const token of grants) {
     const verdict = await verifyGrant(token, gctx);
     if (!verdict.ok) {
-      failure = worse(failure, verdict);
+      failure = moreActionable(failure, verdict);
     } else if (verdict.principal !== record.principal) {
-      failure = worse(failure, {
+      failure = moreActionable(failure, {
         ok: false,
         code: 'forbidden',
         reason: 'this receipt was committed for another principal (§4.5)',
