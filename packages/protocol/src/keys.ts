@@ -135,7 +135,8 @@ export function sha256(data: Uint8Array): Uint8Array {
 
 const encoder = new TextEncoder();
 
-/** UTF-8 bytes of a string. */
+/** UTF-8 bytes of a string (natively where the crypto port can: port.ts). */
 export function utf8(text: string): Uint8Array {
-  return encoder.encode(text);
+  const port = cryptoPort();
+  return port.encodeUtf8 === undefined ? encoder.encode(text) : port.encodeUtf8(text);
 }

@@ -90,6 +90,17 @@ export const defaultCrypto: CryptoPort = {
   verify(publicKey, message, signature) {
     return verify(null, message, publicKeyObject(publicKey), signature);
   },
+  encodeUtf8(text) {
+    const bytes = Buffer.from(text, 'utf8');
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  },
+  decodeB64url(text) {
+    // Buffer skips characters outside the alphabet and accepts padding and non-zero trailing
+    // bits; base64url has one encoding per byte string, so the text must be what it re-encodes to.
+    const bytes = Buffer.from(text, 'base64url');
+    if (bytes.toString('base64url') !== text) return undefined;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  },
   sha256Text(text) {
     return oneShotHash === undefined
       ? createHash('sha256').update(text, 'utf8').digest('base64url')

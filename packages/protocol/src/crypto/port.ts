@@ -1,6 +1,7 @@
 /**
- * The crypto port: the only place the protocol touches a crypto library. Node gets node:crypto
- * (KeyObjects cached per key); browsers get WebCrypto and a portable SHA-256.
+ * The crypto port: the only place the protocol touches a crypto library, or a platform's native
+ * byte encoders. Node gets node:crypto (KeyObjects cached per key) and Buffer; browsers get
+ * WebCrypto, a portable SHA-256 and the portable encoders.
  * Signature operations may be asynchronous (WebCrypto is); hashing is synchronous everywhere.
  */
 export interface CryptoPort {
@@ -21,6 +22,17 @@ export interface CryptoPort {
    * (a grant's block ids, §6.2). Without it the protocol encodes, hashes and encodes itself.
    */
   sha256Text?(text: string): string;
+  /**
+   * Optional: the UTF-8 bytes of a string, encoded natively. Everything the protocol signs or
+   * hashes is encoded first; on Node, Buffer does it several times faster than TextEncoder for
+   * strings of the size of a proof or a grant payload. Lone surrogates become U+FFFD, as there.
+   */
+  encodeUtf8?(text: string): Uint8Array;
+  /**
+   * Optional: unpadded base64url decoded natively (grant tokens, signatures); undefined for any
+   * text decodeB64url refuses, which then decodes it again to name what is wrong.
+   */
+  decodeB64url?(text: string): Uint8Array | undefined;
 }
 
 /**
