@@ -1,9 +1,9 @@
 /**
  * The limit for a durable COMMIT on PostgreSQL: the least SQL a commit must run, issued directly
  * with `pg` on the store's own tables (so the same indexes and row shapes). One transaction per
- * operation: insert the commit row (done, holding a real receipt), reserve the cost on one spend
- * row only if it stays under the cap (§6.3), insert the receipt row; prepared statements, one
- * pooled client per transaction.
+ * operation: insert the commit row (done, holding a real receipt, its id and the action, as the
+ * store keeps them: schema version 2), then reserve the cost on one spend row only if it stays
+ * under the cap (§6.3); prepared statements, one pooled client per transaction.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -29,18 +29,13 @@ export async function rawCommits(
   const s = `"${schema}"`;
   const insertCommit = {
     name: 'raw.insertCommit',
-    text: `INSERT INTO ${s}.commits
-             (proposal_id, state, holder, principal, started_at, reserved, auto, receipt)
-           VALUES ($1, 'done', $2, $3, 0, $4, false, $5)`,
+    text: `INSERT INTO ${s}.commits (proposal_id, state, holder, principal, started_at, reserved,
+             auto, receipt, receipt_id, action)
+           VALUES ($1, 'done', $2, $3, 0, $4, false, $5, $6, 'null')`,
   };
   const reserve = {
     name: 'raw.reserve',
     text: `UPDATE ${s}.spend SET total = total + $1 WHERE block_id = $2 AND total + $1 <= $3`,
-  };
-  const insertReceipt = {
-    name: 'raw.insertReceipt',
-    text: `INSERT INTO ${s}.receipts (id, receipt, action, holder, principal)
-           VALUES ($1, $2, 'null', $3, $4)`,
   };
   const run = randomBytes(3).toString('hex');
   let n = 0;
@@ -58,11 +53,11 @@ export async function rawCommits(
             PRINCIPAL,
             JSON.stringify([{ blockId: block, amount }]),
             receipt,
+            `r${id}`,
           ],
         });
         const reserved = await client.query({ ...reserve, values: [amount, block, CAP] });
         if (reserved.rowCount !== 1) throw new Error(`no spend row ${block} or over the cap`);
-        await client.query({ ...insertReceipt, values: [`r${id}`, receipt, HOLDER, PRINCIPAL] });
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');

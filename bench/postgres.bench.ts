@@ -3,10 +3,10 @@
  * (`service.handle(frame)`: proof, grant chain, spend caveat, the store's steps) on a
  * PostgresStore, with one instance and with two, each instance a process of its own
  * (postgres-instance.ts) with its own store and pool on one schema, the lanes split between them;
- * against the raw limit measured in the same run: the same transaction (commit row, conditional
- * spend update, receipt row) issued directly with `pg` at the same concurrency, from this
- * process. Two loads: every lane its own agent and grant (spend rows apart), and every lane one
- * agent (one hot spend row, which serializes commits). Nothing fails on a time.
+ * against the raw limit measured in the same run: the same transaction (the commit row holding
+ * its receipt, the conditional spend update) issued directly with `pg` at the same concurrency,
+ * from this process. Two loads: every lane its own agent and grant (spend rows apart), and every
+ * lane one agent (one hot spend row, which serializes commits). Nothing fails on a time.
  *
  *   node --import tsx bench/postgres.bench.ts      (or: npm run bench -w @parley/store-postgres)
  *   PARLEY_BENCH_DATABASE_URL, BENCH_MS, BENCH_ROUNDS and BENCH_LANES change the defaults.

@@ -22,11 +22,16 @@ const RECORD_VERSION = (s: SchemaName): string =>
   `INSERT INTO ${s.id}.parley_schema_version (version, summary) VALUES ($1, $2)`;
 
 /**
- * Brings `schema` up to POSTGRES_SCHEMA_VERSION: every missing migration, in order, in one
- * transaction under an advisory lock (DDL is transactional here: all of them or none). Throws
- * StoreError `schema_too_new` when newer code has migrated the schema. Returns the version.
+ * Brings `schema` up to `target` (this code's POSTGRES_SCHEMA_VERSION; a test may ask for an
+ * older one): every missing migration, in order, in one transaction under an advisory lock (DDL
+ * and the data moves are transactional here: all of them or none). Throws StoreError
+ * `schema_too_new` when newer code has migrated the schema. Returns the version.
  */
-export async function migrate(pool: Pool, schema: SchemaName): Promise<number> {
+export async function migrate(
+  pool: Pool,
+  schema: SchemaName,
+  target = POSTGRES_SCHEMA_VERSION,
+): Promise<number> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -42,12 +47,12 @@ export async function migrate(pool: Pool, schema: SchemaName): Promise<number> {
           `schema ${schema.name} is at version ${current}, newer than this code's ${POSTGRES_SCHEMA_VERSION}`,
         );
       }
-      for (const migration of MIGRATIONS.slice(current)) {
+      for (const migration of MIGRATIONS.slice(current, target)) {
         await client.query(migration.sql(schema));
         await client.query(RECORD_VERSION(schema), [migration.version, migration.summary]);
       }
       await client.query('COMMIT');
-      return Math.max(current, POSTGRES_SCHEMA_VERSION);
+      return Math.max(current, target);
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => {
         broken = rollbackError;

@@ -1,15 +1,19 @@
+import { RECEIPTS_ONCE } from './receipts-once.js';
+import { OVER_LIMIT_SQLSTATE } from './records.js';
 import type { SchemaName } from './schema-name.js';
 
 /** One step of the schema; `version` is the schema version it produces. */
 export type Migration = {
   version: number;
   summary: string;
-  /** The DDL, for the schema it is written into (a schema cannot be a bind parameter). */
+  /** The DDL and data moves, for the schema it is written into (not a bind parameter). */
   sql(schema: SchemaName): string;
 };
 
 /*
- * Version 1: the tables and the server-side functions of every atomic step.
+ * Version 1: the tables and the server-side functions of every atomic step. Its text stays as it
+ * ran: version 2 (receipts-once.ts) moves each commit's receipt into its commit row and replaces
+ * finish_commit and begin_undo.
  *
  * JSON is kept as `text`, not `jsonb`: jsonb reorders object keys, and Lens renders objects in
  * insertion order (§9.1), so a receipt or proposal must come back exactly as it was written.
@@ -95,9 +99,6 @@ CREATE FUNCTION ${s.id}.auto_json(a ${s.id}.autos) RETURNS json LANGUAGE sql STA
     'proposalId', a.proposal_id, 'reply', a.reply::json)
 $$;
 `;
-
-/** The SQLSTATE finish_commit raises when a cap would be exceeded (the block id in DETAIL). */
-export const OVER_LIMIT_SQLSTATE = 'PX409';
 
 /*
  * §6.3, the reservation: all caps or none. One cap (a grant's usual single spend caveat) is one
@@ -400,6 +401,7 @@ export const MIGRATIONS: readonly Migration[] = [
         DATA_FUNCTIONS(s),
       ].join('\n'),
   },
+  RECEIPTS_ONCE,
 ];
 
 /** The schema version this code writes. */

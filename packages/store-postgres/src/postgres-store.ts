@@ -17,7 +17,6 @@ import {
 } from '@parley/service';
 import pg from 'pg';
 import { migrate } from './migrate.js';
-import { OVER_LIMIT_SQLSTATE } from './migrations.js';
 import {
   type BeginCommitOutcome,
   type BeginUndoOutcome,
@@ -25,6 +24,7 @@ import {
   commitOf,
   type HandleRow,
   handleOf,
+  OVER_LIMIT_SQLSTATE,
   parseJson,
   type ReceiptRow,
   receiptOf,
@@ -171,7 +171,7 @@ export class PostgresStore implements Store {
       JSON.stringify(action),
     ]);
     if (rows.length === 0) {
-      throw new StoreError('missing_record', `no commit record for ${proposalId}`);
+      throw new StoreError('missing_record', `no commit record of ${proposalId} is applying`);
     }
   }
 
@@ -289,7 +289,8 @@ export class PostgresStore implements Store {
         const begun = this.#beginUndoOutcome(receiptId, rows);
         if (begun.kind !== 'started') return { value: begun, keep: false };
         const reversal = await revert(transactionData(session.run, this.#sql));
-        // The receipt row is there: this transaction marked it `undoing` a statement ago.
+        // The receipt is there (in its commit row, or a reversal's own): this transaction marked
+        // it `undoing` a statement ago.
         await session.finish(this.#sql.finishUndo, [
           receiptId,
           JSON.stringify(reversal),

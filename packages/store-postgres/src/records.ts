@@ -36,6 +36,9 @@ export type HandleRow = {
   expires_at: number;
 };
 
+/** The SQLSTATE finish_commit raises when a cap would be exceeded (the block id in DETAIL). */
+export const OVER_LIMIT_SQLSTATE = 'PX409';
+
 /** What the server-side step functions answer (migrations.ts), parsed from their json. */
 export type BeginCommitOutcome =
   | { kind: 'started' }

@@ -14,6 +14,11 @@ const TYPES: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** What a CommitRow holds (records.ts). */
+const COMMIT_COLUMNS = 'proposal_id, state, holder, principal, started_at, reserved, auto, receipt';
+/** What a ReceiptRow holds, from a commit row or a reversal's row alike (receipts-once.ts). */
+const RECEIPT_COLUMNS = 'receipt, action, holder, principal, undo_state, undo_started_at, reversal';
+
 /** A statement prepared once per connection (by its name) and executed with bind values. */
 export type Statement = {
   readonly name: string;
@@ -43,25 +48,20 @@ export function statementsFor(s: SchemaName) {
       'beginCommit',
       `SELECT ${s.id}.begin_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS outcome`,
     ),
-    /** Reserve, write the done record and the receipt: the statement before COMMIT (migrations.ts). */
+    /** Reserve and write the done record: the statement before COMMIT (receipts-once.ts). */
     finishCommitReserving: prepared(
       'finishCommitReserving',
       `SELECT ${s.id}.finish_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     ),
     /**
-     * Marks the commit done and records its receipt in one statement: the receipt row is made
-     * from the updated commit row, so both happen or (no commit record) neither.
+     * Marks the commit done with its receipt and action, kept in the commit row only. A done
+     * commit is never finished again: its receipt, which a client may hold, is never replaced.
      */
     finishCommit: prepared(
       'finishCommit',
-      `WITH done AS (
-         UPDATE ${s.id}.commits SET state = 'done', receipt = $2 WHERE proposal_id = $1
-         RETURNING proposal_id, holder, principal
-       ), kept AS (
-         INSERT INTO ${s.id}.receipts (id, receipt, action, holder, principal)
-         SELECT $3, $2, $4, holder, principal FROM done
-       )
-       SELECT proposal_id FROM done`,
+      `UPDATE ${s.id}.commits SET state = 'done', receipt = $2, receipt_id = $3, action = $4
+       WHERE proposal_id = $1 AND state = 'applying'
+       RETURNING proposal_id`,
     ),
     /**
      * Forgets a commit and gives its reservations back, in one statement: the reservations are
@@ -80,33 +80,59 @@ export function statementsFor(s: SchemaName) {
        )
        SELECT count(*)::int AS n FROM gone`,
     ),
-    getCommit: prepared('getCommit', `SELECT * FROM ${s.id}.commits WHERE proposal_id = $1`),
+    getCommit: prepared(
+      'getCommit',
+      `SELECT ${COMMIT_COLUMNS} FROM ${s.id}.commits WHERE proposal_id = $1`,
+    ),
     /** Served by the partial index of commits in state `applying`. */
     listApplying: prepared(
       'listApplying',
-      `SELECT * FROM ${s.id}.commits WHERE state = 'applying' ORDER BY started_at, proposal_id`,
+      `SELECT ${COMMIT_COLUMNS} FROM ${s.id}.commits WHERE state = 'applying'
+       ORDER BY started_at, proposal_id`,
     ),
 
-    getReceipt: prepared('getReceipt', `SELECT * FROM ${s.id}.receipts WHERE id = $1`),
+    /** A commit's receipt is in its commit row, a reversal's in `receipts` (receipts-once.ts). */
+    getReceipt: prepared(
+      'getReceipt',
+      `SELECT ${RECEIPT_COLUMNS} FROM ${s.id}.commits WHERE receipt_id = $1
+       UNION ALL
+       SELECT ${RECEIPT_COLUMNS} FROM ${s.id}.receipts WHERE id = $1`,
+    ),
     beginUndo: prepared('beginUndo', `SELECT ${s.id}.begin_undo($1, $2) AS outcome`),
-    /** The reversal is recorded on the receipt and as its own receipt row, in one statement. */
+    /**
+     * §4.5: the reversal is recorded on the undone receipt (its commit row, else a reversal's own
+     * row) and as a receipt row of its own, in one statement. Every part reads the table as it was
+     * before the statement, so the commit row is seen holding the receipt.
+     */
     finishUndo: prepared(
       'finishUndo',
-      `WITH undone AS (
+      `WITH in_commit AS (
+         UPDATE ${s.id}.commits
+         SET undo_state = 'undone', undo_started_at = NULL, reversal = $2
+         WHERE receipt_id = $1
+         RETURNING holder, principal
+       ), in_receipts AS (
          UPDATE ${s.id}.receipts
          SET undo_state = 'undone', undo_started_at = NULL, reversal = $2
-         WHERE id = $1
+         WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)
          RETURNING holder, principal
        )
        INSERT INTO ${s.id}.receipts (id, receipt, action, holder, principal)
-       SELECT $3, $2, 'null', holder, principal FROM undone
+       SELECT $3, $2, 'null', holder, principal FROM in_commit
+       UNION ALL
+       SELECT $3, $2, 'null', holder, principal FROM in_receipts
        RETURNING id`,
     ),
     /** Only an undo still `undoing` goes back: a finished one is never reopened. */
     abandonUndo: prepared(
       'abandonUndo',
-      `UPDATE ${s.id}.receipts SET undo_state = NULL, undo_started_at = NULL
-       WHERE id = $1 AND undo_state = 'undoing'`,
+      `WITH in_commit AS (
+         UPDATE ${s.id}.commits SET undo_state = NULL, undo_started_at = NULL
+         WHERE receipt_id = $1 AND undo_state = 'undoing'
+       )
+       UPDATE ${s.id}.receipts SET undo_state = NULL, undo_started_at = NULL
+       WHERE id = $1 AND undo_state = 'undoing'
+         AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)`,
     ),
 
     getAuto: prepared(

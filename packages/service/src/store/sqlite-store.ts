@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
 import { oncePerTurn, sharedReads } from './shared-reads.js';
+import { expiryCheck } from './sqlite-expiry.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -91,6 +92,8 @@ export class SqliteStore implements Store {
   readonly #group: GroupCommit;
   /** Proposals never change once written (§5.1: the hash binds them): a COMMIT reads no row. */
   readonly #proposals = new ProposalCache();
+  /** Whether a sweep has anything to delete; prepared at the first sweep. */
+  #expired: ((now: number) => boolean) | undefined;
   readonly #w;
   readonly #r;
   readonly data: DataAccess;
@@ -439,9 +442,12 @@ export class SqliteStore implements Store {
     return this.#transaction(work);
   }
 
-  sweep(now: number): Promise<void> {
+  async sweep(now: number): Promise<void> {
     this.#proposals.sweep(now);
-    return this.#write(() => {
+    // Asked on the reader: with nothing expired, no write transaction (sqlite-expiry.ts).
+    this.#expired ??= expiryCheck(this.#reader);
+    if (!this.#expired(now)) return;
+    await this.#write(() => {
       this.#w.sweepProposals.run(now - PROPOSAL_GRACE_SECONDS);
       this.#w.sweepHandles.run(now);
       this.#w.sweepAutos.run(now);
