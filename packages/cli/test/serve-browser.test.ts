@@ -1,6 +1,8 @@
+// @module-tag chromium: runs in this run's Chromium (see packages/test-support)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { testChromium } from '@parley/test-support';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendHttp } from '../../transport/test/fixtures/http-send.js';
@@ -63,10 +65,9 @@ beforeAll(async () => {
     1,
   );
   bridge = calendar.addresses[0] as string;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  // The system's Chromium when present, else @sparticuz/chromium (packages/test-support).
+  const { executablePath, args, env: browserEnv } = await testChromium();
+  browser = await chromium.launch({ executablePath, args, env: browserEnv, headless: true });
 }, CHILD_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
