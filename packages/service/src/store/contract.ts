@@ -106,6 +106,11 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
         record: { state: 'done', receipt },
       });
       expect(await store.getCommit(record.proposal.id)).toMatchObject({ state: 'done', receipt });
+      // §4.4: the receipt a client may already hold is never replaced by a second finish.
+      const other = { ...receipt, id: 'r_other', at: receipt.at + 1 };
+      await expect(store.finishCommit(record.proposal.id, other, record.action)).rejects.toThrow();
+      expect(await store.getCommit(record.proposal.id)).toMatchObject({ state: 'done', receipt });
+      expect(await store.getReceipt(other.id)).toBeUndefined();
       expect(await store.getReceipt(receipt.id)).toEqual({
         receipt,
         action: record.action,

@@ -91,6 +91,8 @@ export class MemoryStore implements Store {
   #finish(proposalId: string, receipt: Receipt, action: JsonValue): CommitRecord {
     const record = this.#commits.get(proposalId);
     if (record === undefined) throw new Error(`no commit record for ${proposalId}`);
+    // A done commit keeps its receipt: finishing it again is a caller's bug, never a rewrite.
+    if (record.state === 'done') throw new Error(`the commit of ${proposalId} is done already`);
     record.state = 'done';
     record.receipt = copy(receipt);
     this.#receipts.set(receipt.id, {

@@ -128,7 +128,10 @@ export interface Store {
    * record, and answer `started`.
    */
   beginCommit(start: CommitStart): Promise<CommitBegin>;
-  /** Marks the commit done with its receipt, and records the receipt for UNDO. */
+  /**
+   * Marks the commit done with its receipt, and records the receipt for UNDO. Rejects when the
+   * commit is not `applying`: a receipt, once written, is never replaced (a client may hold it).
+   */
   finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void>;
   /** The apply failed: deletes the commit and auto records and releases the reservations. */
   abandonCommit(proposalId: string): Promise<void>;
