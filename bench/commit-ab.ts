@@ -7,7 +7,15 @@
  *
  *   node --conditions=source --import tsx bench/commit-ab.ts <other checkout> [noop|shop] [FULL|NORMAL]
  *
- * The other checkout needs its node_modules (or links to these) and the same bench files.
+ * The other checkout needs the same bench files and a node_modules of its own whose @parley/*
+ * entries are its own packages: a plain link to this checkout's node_modules would resolve
+ * @parley/service and @parley/examples here, and both sides would run this code. Links to this
+ * checkout's entries for everything else are enough, e.g. (from the other checkout):
+ *
+ *   mkdir node_modules && for e in ../main/node_modules/* ../main/node_modules/.bin; do
+ *     [ "$(basename $e)" = @parley ] || ln -s "$(realpath $e)" node_modules/; done
+ *   mkdir node_modules/@parley && for e in ../main/node_modules/@parley/*; do
+ *     ln -s "$PWD/$(realpath --relative-to=../main "$(realpath $e)")" node_modules/@parley/; done
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
