@@ -1,15 +1,16 @@
 import {
+  encodeB64url,
   type Fix,
   type JsonObject,
   type JsonValue,
   type Money,
   ParleyError,
+  randomBytes,
   renderMoney,
 } from '@parley/protocol';
 import {
   type DataAccess,
   didYouMean,
-  newSortableId,
   type ProposalDraft,
   quoteInput,
   type Service,
@@ -248,9 +249,7 @@ async function checkLines(data: DataAccess, params: JsonObject): Promise<Checked
 function orderProposal(lines: CheckedLine[], subtotal: number, delivery: Delivery): ProposalDraft {
   const amount = subtotal + SHIPPING[delivery];
   const count = lines.reduce((n, l) => n + l.qty, 0);
-  // Order ids sort by time, so the orders and ledger entries each commit writes are appended to
-  // the store's key index rather than scattered over it.
-  const order = newSortableId('o_', 4);
+  const order = `o_${encodeB64url(randomBytes(6))}`;
   const action: OrderAction = {
     order,
     lines: lines.map((l) => ({ sku: l.item.sku, qty: l.qty })),

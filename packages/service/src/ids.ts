@@ -7,13 +7,15 @@ export function newId(prefix: string, bytes: number): string {
 
 /** The base64url characters in ascending byte order: fixed-width numbers in them sort as numbers. */
 const SORTED_DIGITS = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
-/** Milliseconds in seven sorted digits (42 bits): until the year 2109. */
-export const TIME_DIGITS = 7;
+/** The clock's step in sortable ids: 1/16 s. */
+export const TICK_MS = 62.5;
+/** Ticks in six sorted digits (36 bits): 136 years from 1970, until 2106. */
+export const TIME_DIGITS = 6;
 
-/** `ms` (a non-negative integer below 2^42) as TIME_DIGITS sorted digits. */
-export function sortedTime(ms: number): string {
+/** `ticks` (a non-negative integer below 2^36) as TIME_DIGITS sorted digits. */
+export function sortedTime(ticks: number): string {
   let out = '';
-  let rest = ms;
+  let rest = ticks;
   for (let i = 0; i < TIME_DIGITS; i++) {
     out = (SORTED_DIGITS[rest % 64] as string) + out;
     rest = Math.floor(rest / 64);
@@ -22,25 +24,31 @@ export function sortedTime(ms: number): string {
 }
 
 /**
- * A random id that sorts by the time it was made: the prefix, the wall clock in milliseconds
- * (sortedTime), then `bytes` random bytes. Ids kept as database keys are written in the order
- * they are made, so each index insert lands on the page the last one did instead of a random
- * page of its own: fewer distinct pages per write-ahead log checkpoint (bench/RESULTS.md). The
- * time says no more than the `at` a receipt carries anyway; the random part keeps it unguessable.
+ * A random id that sorts by the time it was made: the prefix, the wall clock in sixteenths of a
+ * second (sortedTime), then `bytes` random bytes. Ids kept as database keys are then written in
+ * about the order they are made, so an index insert lands on one of the last few pages instead
+ * of a random page of its own: fewer distinct pages per write-ahead log checkpoint
+ * (bench/RESULTS.md). The time says no more than the `at` a receipt carries anyway. Sixteenths
+ * keep the id short: a model pays for every character of an id it reads, and random characters
+ * cost about 0.7 tokens each (o200k).
  */
 export function newSortableId(prefix: string, bytes: number): string {
-  return prefix + sortedTime(Date.now()) + encodeB64url(randomBytes(bytes));
+  return prefix + sortedTime(Math.floor(Date.now() / TICK_MS)) + encodeB64url(randomBytes(bytes));
 }
 
-/** Proposal ids with 72 random bits: unguessable, though committing also needs the hash and holder key. */
-export const newProposalId = (): string => newSortableId('p_', 9);
+/**
+ * Proposal ids: the tick and 48 random bits, unique however many are made in one tick, and
+ * unguessable enough: committing also needs the hash and the holder's key (§4.4).
+ */
+export const newProposalId = (): string => newSortableId('p_', 6);
 /**
  * §4.4: the prefix of proposals from an INTENT no trusted grant authorized. They can be viewed
  * but never committed, so they are never stored; the prefix lets COMMIT say so.
  */
 export const VIEW_ONLY_PREFIX = 'pv_';
 export const newViewOnlyProposalId = (): string => newId(VIEW_ONLY_PREFIX, 12);
-export const newReceiptId = (): string => newSortableId('r_', 9);
+/** Receipt ids: the tick and 48 random bits; an UNDO also needs the principal's grant (§4.5). */
+export const newReceiptId = (): string => newSortableId('r_', 6);
 /** 128-bit handles: an unbound handle (no proof on the request) is a bearer capability. */
 export const newHandleId = (): string => newId('h_', 16);
 /** A random per-process prefix: frame ids need only be unique among this sender's frames (§2.1). */

@@ -16,7 +16,6 @@ export {
 export type { HandleContext } from './dispatch/core.js';
 export { DraftError } from './dispatch/draft.js';
 export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
-export { newSortableId } from './ids.js';
 export { armKillPoint, KILL_POINTS, type KillPointName } from './kill-point.js';
 export { OutcomeUnknownError } from './outcome-unknown.js';
 export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';
