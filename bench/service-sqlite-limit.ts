@@ -35,7 +35,7 @@ const PRINCIPAL = `ed25519:${'p'.repeat(43)}`;
  * without paying for a clock read or randomness here.
  */
 function proposalId(n: number): string {
-  return `p_${n.toString(36).padStart(6, '0')}${'x'.repeat(8)}`;
+  return `p_${n.toString(36).padStart(6, '0')}${'x'.repeat(10)}`;
 }
 
 export type RawLimit = { round: Round; close(): void };

@@ -51,7 +51,7 @@ describe('sortable ids', () => {
   });
 
   it('are what proposals and receipts are named by', () => {
-    expect(newProposalId()).toMatch(/^p_[\w-]{14}$/);
-    expect(newReceiptId()).toMatch(/^r_[\w-]{14}$/);
+    expect(newProposalId()).toMatch(/^p_[\w-]{16}$/);
+    expect(newReceiptId()).toMatch(/^r_[\w-]{16}$/);
   });
 });

@@ -37,18 +37,22 @@ export function newSortableId(prefix: string, bytes: number): string {
 }
 
 /**
- * Proposal ids: the tick and 48 random bits, unique however many are made in one tick, and
- * unguessable enough: committing also needs the hash and the holder's key (§4.4).
+ * Random bits of proposal and receipt ids: 300 ids in one tick (4,800 a second) collide with odds
+ * below 1 in 10^12, and a collision fails safe (a replaced proposal no longer matches its hash,
+ * §4.4; a receipt id is a unique key, so the commit fails and is retried). Guessing an id gains
+ * nothing: committing also needs the hash and the holder's key, undoing the principal's grant.
+ * 18 characters, as the random ids before, and fewer tokens (12.0 against 12.4, o200k).
  */
-export const newProposalId = (): string => newSortableId('p_', 6);
+const ID_RANDOM_BYTES = 7;
+
+export const newProposalId = (): string => newSortableId('p_', ID_RANDOM_BYTES);
 /**
  * §4.4: the prefix of proposals from an INTENT no trusted grant authorized. They can be viewed
  * but never committed, so they are never stored; the prefix lets COMMIT say so.
  */
 export const VIEW_ONLY_PREFIX = 'pv_';
 export const newViewOnlyProposalId = (): string => newId(VIEW_ONLY_PREFIX, 12);
-/** Receipt ids: the tick and 48 random bits; an UNDO also needs the principal's grant (§4.5). */
-export const newReceiptId = (): string => newSortableId('r_', 6);
+export const newReceiptId = (): string => newSortableId('r_', ID_RANDOM_BYTES);
 /** 128-bit handles: an unbound handle (no proof on the request) is a bearer capability. */
 export const newHandleId = (): string => newId('h_', 16);
 /** A random per-process prefix: frame ids need only be unique among this sender's frames (§2.1). */
