@@ -1,112 +1,134 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeB64url, encodeB64url } from './b64url.js';
+import { setCryptoPort } from './crypto/backend.js';
+import { defaultCrypto as nodeCrypto } from './crypto/node.js';
+import type { CryptoPort } from './crypto/port.js';
+import { defaultCrypto as webCrypto } from './crypto/web.js';
 
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-describe('§6.1 b64url: encoding', () => {
-  // RFC 4648 §10 test vectors, without the padding §6.1 forbids.
-  it.each([
-    ['', ''],
-    ['f', 'Zg'],
-    ['fo', 'Zm8'],
-    ['foo', 'Zm9v'],
-    ['foob', 'Zm9vYg'],
-    ['fooba', 'Zm9vYmE'],
-    ['foobar', 'Zm9vYmFy'],
-  ])('encodes %j as %j and back', (text, encoded) => {
-    expect(encodeB64url(ascii(text))).toBe(encoded);
-    expect(decodeB64url(encoded)).toEqual(ascii(text));
+// On Node, decodeB64url answers through the port's native decoder (crypto/node.ts); every case
+// runs under it and under the WebCrypto port, which has none, so the portable decoder keeps its
+// own tests.
+const PORTS: [string, CryptoPort][] = [
+  ['native decoding (node:crypto port)', nodeCrypto],
+  ['portable decoding (WebCrypto port)', webCrypto],
+];
+
+describe.each(PORTS)('%s', (_name, port) => {
+  let previous: CryptoPort;
+  beforeAll(() => {
+    previous = setCryptoPort(port);
+  });
+  afterAll(() => {
+    setCryptoPort(previous);
   });
 
-  it('uses the URL-safe alphabet (- and _), never + or /', () => {
-    expect(encodeB64url(bytes(0xfb, 0xff))).toBe('-_8');
-    expect(encodeB64url(bytes(0xff, 0xff, 0xff))).toBe('____');
-    expect(encodeB64url(bytes(0xfb, 0xef, 0xbe))).toBe('----');
-    expect(decodeB64url('-_8')).toEqual(bytes(0xfb, 0xff));
+  describe('§6.1 b64url: encoding', () => {
+    // RFC 4648 §10 test vectors, without the padding §6.1 forbids.
+    it.each([
+      ['', ''],
+      ['f', 'Zg'],
+      ['fo', 'Zm8'],
+      ['foo', 'Zm9v'],
+      ['foob', 'Zm9vYg'],
+      ['fooba', 'Zm9vYmE'],
+      ['foobar', 'Zm9vYmFy'],
+    ])('encodes %j as %j and back', (text, encoded) => {
+      expect(encodeB64url(ascii(text))).toBe(encoded);
+      expect(decodeB64url(encoded)).toEqual(ascii(text));
+    });
+
+    it('uses the URL-safe alphabet (- and _), never + or /', () => {
+      expect(encodeB64url(bytes(0xfb, 0xff))).toBe('-_8');
+      expect(encodeB64url(bytes(0xff, 0xff, 0xff))).toBe('____');
+      expect(encodeB64url(bytes(0xfb, 0xef, 0xbe))).toBe('----');
+      expect(decodeB64url('-_8')).toEqual(bytes(0xfb, 0xff));
+    });
+
+    it('encodes a view at its own offset, not its whole buffer', () => {
+      const view = new Uint8Array([1, 2, 3, 4, 5]).subarray(1, 3);
+      expect(encodeB64url(view)).toBe(encodeB64url(bytes(2, 3)));
+    });
   });
 
-  it('encodes a view at its own offset, not its whole buffer', () => {
-    const view = new Uint8Array([1, 2, 3, 4, 5]).subarray(1, 3);
-    expect(encodeB64url(view)).toBe(encodeB64url(bytes(2, 3)));
-  });
-});
+  describe('§6.1 b64url: strict decoding', () => {
+    it.each([
+      ['padding', 'Zg=='],
+      ['a single pad', 'Zm8='],
+      ['a full-block pad', 'Zm9v===='],
+      ['standard alphabet +', 'a+b/'],
+      ['standard alphabet /', '__/_'],
+      ['a space', 'Zm9 v'],
+      ['a leading space', ' Zm9v'],
+      ['a trailing newline', 'Zm9v\n'],
+      ['a tab', 'Zm\t9v'],
+      ['a carriage return', 'Zm9v\r'],
+      ['a non-ASCII letter', 'Zm9é'],
+      ['a fullwidth letter', 'Zm9ｖ'],
+      ['a NUL', 'Zm9\u0000'],
+      ['a dot', 'Zm.v'],
+    ])('rejects %s with a TypeError', (_what, text) => {
+      expect(() => decodeB64url(text)).toThrow(TypeError);
+    });
 
-describe('§6.1 b64url: strict decoding', () => {
-  it.each([
-    ['padding', 'Zg=='],
-    ['a single pad', 'Zm8='],
-    ['a full-block pad', 'Zm9v===='],
-    ['standard alphabet +', 'a+b/'],
-    ['standard alphabet /', '__/_'],
-    ['a space', 'Zm9 v'],
-    ['a leading space', ' Zm9v'],
-    ['a trailing newline', 'Zm9v\n'],
-    ['a tab', 'Zm\t9v'],
-    ['a carriage return', 'Zm9v\r'],
-    ['a non-ASCII letter', 'Zm9é'],
-    ['a fullwidth letter', 'Zm9ｖ'],
-    ['a NUL', 'Zm9\u0000'],
-    ['a dot', 'Zm.v'],
-  ])('rejects %s with a TypeError', (_what, text) => {
-    expect(() => decodeB64url(text)).toThrow(TypeError);
-  });
+    it.each([1, 5, 9, 13])('rejects the impossible length %i', (length) => {
+      expect(() => decodeB64url('A'.repeat(length))).toThrow(TypeError);
+    });
 
-  it.each([1, 5, 9, 13])('rejects the impossible length %i', (length) => {
-    expect(() => decodeB64url('A'.repeat(length))).toThrow(TypeError);
-  });
+    it.each([
+      // "Zg" is the only encoding of 0x66; every other last character leaves bits set.
+      ['Zh'],
+      ['Zv'],
+      ['Z_'],
+      // "Zm8" is the only encoding of "fo".
+      ['Zm9'],
+      ['Zm-'],
+      ['AB'],
+      ['AAB'],
+    ])('rejects %j, whose trailing bits are not zero', (text) => {
+      expect(() => decodeB64url(text)).toThrow(TypeError);
+    });
 
-  it.each([
-    // "Zg" is the only encoding of 0x66; every other last character leaves bits set.
-    ['Zh'],
-    ['Zv'],
-    ['Z_'],
-    // "Zm8" is the only encoding of "fo".
-    ['Zm9'],
-    ['Zm-'],
-    ['AB'],
-    ['AAB'],
-  ])('rejects %j, whose trailing bits are not zero', (text) => {
-    expect(() => decodeB64url(text)).toThrow(TypeError);
-  });
+    it('rejects input that is not a string', () => {
+      expect(() => decodeB64url(42 as unknown as string)).toThrow(TypeError);
+      expect(() => decodeB64url(null as unknown as string)).toThrow(TypeError);
+    });
 
-  it('rejects input that is not a string', () => {
-    expect(() => decodeB64url(42 as unknown as string)).toThrow(TypeError);
-    expect(() => decodeB64url(null as unknown as string)).toThrow(TypeError);
-  });
-
-  it('decodes the empty string to no bytes', () => {
-    expect(decodeB64url('')).toEqual(new Uint8Array(0));
-  });
-});
-
-describe('§6.1 b64url: properties', () => {
-  it('round-trips every byte string and agrees with Buffer base64url', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), (data) => {
-        const text = encodeB64url(data);
-        expect(text).toBe(Buffer.from(data).toString('base64url'));
-        expect(decodeB64url(text)).toEqual(data);
-      }),
-    );
+    it('decodes the empty string to no bytes', () => {
+      expect(decodeB64url('')).toEqual(new Uint8Array(0));
+    });
   });
 
-  it('has exactly one encoding per byte string: whatever decodes re-encodes to itself', () => {
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    const symbol = fc.constantFrom(...alphabet, '=', '+', '/', ' ');
-    fc.assert(
-      fc.property(fc.string({ unit: symbol, maxLength: 40 }), (text) => {
-        let decoded: Uint8Array;
-        try {
-          decoded = decodeB64url(text);
-        } catch (error) {
-          expect(error).toBeInstanceOf(TypeError);
-          return;
-        }
-        expect(encodeB64url(decoded)).toBe(text);
-      }),
-      { numRuns: 500 },
-    );
+  describe('§6.1 b64url: properties', () => {
+    it('round-trips every byte string and agrees with Buffer base64url', () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 200 }), (data) => {
+          const text = encodeB64url(data);
+          expect(text).toBe(Buffer.from(data).toString('base64url'));
+          expect(decodeB64url(text)).toEqual(data);
+        }),
+      );
+    });
+
+    it('has exactly one encoding per byte string: whatever decodes re-encodes to itself', () => {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const symbol = fc.constantFrom(...alphabet, '=', '+', '/', ' ');
+      fc.assert(
+        fc.property(fc.string({ unit: symbol, maxLength: 40 }), (text) => {
+          let decoded: Uint8Array;
+          try {
+            decoded = decodeB64url(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(TypeError);
+            return;
+          }
+          expect(encodeB64url(decoded)).toBe(text);
+        }),
+        { numRuns: 500 },
+      );
+    });
   });
 });
