@@ -48,6 +48,21 @@ export const MUTATION_SCOPES: readonly MutationScope[] = [
     tests: PROTOCOL_TESTS,
   },
   {
+    // Bytes in and out of signatures and hashes: base64url (portable and native), UTF-8, and the
+    // node:crypto port that holds the native encoders.
+    name: 'encoders',
+    files: ['packages/protocol/src/{b64url,keys}.ts', 'packages/protocol/src/crypto/node.ts'],
+    stretches: [],
+    tests: PROTOCOL_TESTS,
+  },
+  {
+    // Ids a service makes: sortable proposal and receipt ids, handles, frame ids.
+    name: 'ids',
+    files: ['packages/service/src/ids.ts'],
+    stretches: [],
+    tests: ['packages/service/src/ids.test.ts', 'packages/service/test/frames.test.ts'],
+  },
+  {
     name: 'grants',
     files: ['packages/protocol/src/grants/*.ts', '!packages/protocol/src/grants/*.test.ts'],
     stretches: [],

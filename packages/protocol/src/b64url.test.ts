@@ -70,12 +70,27 @@ describe.each(PORTS)('%s', (_name, port) => {
       ['a fullwidth letter', 'Zm9ｖ'],
       ['a NUL', 'Zm9\u0000'],
       ['a dot', 'Zm.v'],
+      // The first code past ASCII, in the fast loop's group and in the careful tail.
+      ['U+0080 in a group', 'Zm9\u0080'],
+      ['U+0080 in the tail', 'Zm9vZ\u0080'],
     ])('rejects %s with a TypeError', (_what, text) => {
       expect(() => decodeB64url(text)).toThrow(TypeError);
     });
 
+    it.each([
+      ['Zm9\u0080', 3],
+      ['Zm9vZ\u0080', 5],
+      ['Zm9v.m9v', 4],
+    ])('names where %j leaves the alphabet (offset %i)', (text, offset) => {
+      expect(() => decodeB64url(text)).toThrow(
+        new TypeError(`b64url text has a character outside the alphabet at offset ${offset}`),
+      );
+    });
+
     it.each([1, 5, 9, 13])('rejects the impossible length %i', (length) => {
-      expect(() => decodeB64url('A'.repeat(length))).toThrow(TypeError);
+      expect(() => decodeB64url('A'.repeat(length))).toThrow(
+        new TypeError(`b64url text has an impossible length (${length})`),
+      );
     });
 
     it.each([
@@ -89,11 +104,15 @@ describe.each(PORTS)('%s', (_name, port) => {
       ['AB'],
       ['AAB'],
     ])('rejects %j, whose trailing bits are not zero', (text) => {
-      expect(() => decodeB64url(text)).toThrow(TypeError);
+      expect(() => decodeB64url(text)).toThrow(
+        new TypeError('b64url text has non-zero trailing bits'),
+      );
     });
 
     it('rejects input that is not a string', () => {
-      expect(() => decodeB64url(42 as unknown as string)).toThrow(TypeError);
+      expect(() => decodeB64url(42 as unknown as string)).toThrow(
+        new TypeError('b64url input must be a string'),
+      );
       expect(() => decodeB64url(null as unknown as string)).toThrow(TypeError);
     });
 

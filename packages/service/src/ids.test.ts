@@ -1,12 +1,17 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  newFrameId,
+  newHandleId,
+  newId,
   newProposalId,
   newReceiptId,
   newSortableId,
+  newViewOnlyProposalId,
   sortedTime,
   TICK_MS,
   TIME_DIGITS,
+  VIEW_ONLY_PREFIX,
 } from './ids.js';
 
 /** Byte order, as SQLite's BINARY collation and PostgreSQL's "C" collation compare keys. */
@@ -53,5 +58,26 @@ describe('sortable ids', () => {
   it('are what proposals and receipts are named by', () => {
     expect(newProposalId()).toMatch(/^p_[\w-]{16}$/);
     expect(newReceiptId()).toMatch(/^r_[\w-]{16}$/);
+  });
+});
+
+describe('random ids', () => {
+  it('are the prefix and the random bytes in base64url', () => {
+    expect(newId('k_', 3)).toMatch(/^k_[\w-]{4}$/);
+    expect(new Set(Array.from({ length: 1000 }, () => newId('k_', 6))).size).toBe(1000);
+  });
+
+  it('name view-only proposals pv_ (96 bits) and handles h_ (128 bits, bearer when unbound)', () => {
+    expect(VIEW_ONLY_PREFIX).toBe('pv_');
+    expect(newViewOnlyProposalId()).toMatch(/^pv_[\w-]{16}$/);
+    expect(newHandleId()).toMatch(/^h_[\w-]{22}$/);
+  });
+
+  it('number reply frames after one random process prefix, never twice (§2.1)', () => {
+    const ids = Array.from({ length: 100 }, () => newFrameId());
+    expect(new Set(ids).size).toBe(ids.length);
+    const prefixes = new Set(ids.map((id) => id.slice(0, id.indexOf('.'))));
+    expect([...prefixes]).toHaveLength(1);
+    expect([...prefixes][0]).toMatch(/^s[\w-]{8}$/);
   });
 });
