@@ -28,9 +28,8 @@ measureSource(import.meta, '@parley/client');
 const { connect } = await import('@parley/client');
 const { rawEchoClient } = await import('./raw-echo.js');
 const { CAPTURE_ID, splitReply } = await import('./ask-echo-peer.js');
-const { fmt, PIPELINE, pipelined, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import(
-  './round-trip-rates.js'
-);
+const { fmt, pairedMedian, PIPELINE, pipelined, ROUND_MS, ROUNDS, roundRates, ratio, sequential } =
+  await import('./round-trip-rates.js');
 type Run = import('./round-trip-rates.js').Run;
 
 const CAPABILITY = 'calendar.find';
@@ -144,7 +143,7 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 /** What a pair of runs measured: rates, and the CPU each serving process spent per round trip. */
-type Pair = { ours: number; limit: number; oursCpu: number; limitCpu: number };
+type Pair = { ours: number; limit: number; paired: number; oursCpu: number; limitCpu: number };
 
 /** Runs `ours` (to the service) and `limit` (to the echo peer) in turns, counting CPU and calls. */
 async function measure(
@@ -158,15 +157,14 @@ async function measure(
     return call();
   };
   const before = [cpuSeconds(service.pid), cpuSeconds(echo.pid)];
-  const [oursRate = 0, limitRate = 0] = await rates(
-    shape(counted(0, ours)),
-    shape(counted(1, limit)),
-  );
+  const measured = await roundRates(shape(counted(0, ours)), shape(counted(1, limit)));
+  const [oursRate = 0, limitRate = 0] = measured.best;
   const perCall = (i: number, pid: number | undefined) =>
     ((cpuSeconds(pid) - (before[i] ?? 0)) * 1e6) / (calls[i] || 1);
   return {
     ours: oursRate,
     limit: limitRate,
+    paired: pairedMedian(measured, 0, 1),
     oursCpu: perCall(0, service.pid),
     limitCpu: perCall(1, echo.pid),
   };
@@ -176,7 +174,7 @@ const clientService = () => toService.ask(CAPABILITY, PARAMS);
 const clientEcho = () => toEcho.ask(CAPABILITY, PARAMS);
 /** ASK_BENCH_ONLY=sequential or =pipelined runs only those rows (for a profile of one shape). */
 const only = process.env.ASK_BENCH_ONLY;
-const skipped: Pair = { ours: 0, limit: 0, oursCpu: 0, limitCpu: 0 };
+const skipped: Pair = { ours: 0, limit: 0, paired: 0, oursCpu: 0, limitCpu: 0 };
 const seqOn = only === undefined || only === 'sequential';
 const pipeOn = only === undefined || only === 'pipelined';
 const cSeq = seqOn ? await measure(sequential, clientService, clientEcho) : skipped;
@@ -187,7 +185,7 @@ const rPipe = pipeOn ? await measure(pipelined, rawService.ask, rawEcho.ask) : s
 const bytes = Buffer.byteLength(replyLine) + 1;
 const cpu = (us: number): string => (us > 0 ? us.toFixed(1) : '');
 const row = (what: string, pair: Pair, target: string, before: string) =>
-  `| ${what} | ${fmt(pair.ours)} | ${fmt(pair.limit)} | ${ratio(pair.ours, pair.limit)} | ${before} | ${target} | ${cpu(pair.oursCpu)} | ${cpu(pair.limitCpu)} |`;
+  `| ${what} | ${fmt(pair.ours)} | ${fmt(pair.limit)} | ${ratio(pair.ours, pair.limit)} | ${pair.paired > 0 ? pair.paired.toFixed(2) : '-'} | ${before} | ${target} | ${cpu(pair.oursCpu)} | ${cpu(pair.limitCpu)} |`;
 console.log(
   `ASK ${CAPABILITY} ${JSON.stringify(PARAMS)} (${bytes}-byte reply) across processes on ${process.version}, ` +
     `${cpus().length} CPUs, load ${loadavg()
@@ -196,8 +194,8 @@ console.log(
 );
 console.log(
   [
-    '| round trips/s | parley serve calendar | same-bytes echo peer | ratio | before | target | service CPU µs/ASK | echo CPU µs/ASK |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| round trips/s | parley serve calendar | same-bytes echo peer | ratio of bests | ratio, median of rounds | before | target | service CPU µs/ASK | echo CPU µs/ASK |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('@parley/client, sequential', cSeq, '≥ 0.70', PREVIOUS.client.sequential),
     row(`@parley/client, ${PIPELINE} in flight`, cPipe, '≥ 0.50', PREVIOUS.client.pipelined),
     row('raw client, sequential', rSeq, '', PREVIOUS.raw.sequential),

@@ -12,18 +12,40 @@ export const PIPELINE = 64;
 /** A contender: runs until the deadline (performance.now() ms) and says how many ops it did. */
 export type Run = (until: number) => Promise<number>;
 
-/** Ops per second of each run: best of ROUNDS rounds, after a short warm-up round each. */
-export async function rates(...runs: Run[]): Promise<number[]> {
-  const best = runs.map(() => 0);
+/** Each run's ops per second in every round (`rounds[r][i]`), and its best. */
+export type RoundRates = { best: number[]; rounds: number[][] };
+
+/** Ops per second of each run in ROUNDS rounds, after a short warm-up round each. */
+export async function roundRates(...runs: Run[]): Promise<RoundRates> {
+  const result: RoundRates = { best: runs.map(() => 0), rounds: [] };
   for (const run of runs) await run(performance.now() + ROUND_MS / 4);
   for (let r = 0; r < ROUNDS; r++) {
-    for (const [i, run] of runs.entries()) {
+    const row: number[] = [];
+    for (const run of runs) {
       const start = performance.now();
       const ops = await run(start + ROUND_MS);
-      best[i] = Math.max(best[i] ?? 0, (ops * 1000) / (performance.now() - start));
+      row.push((ops * 1000) / (performance.now() - start));
     }
+    result.rounds.push(row);
+    result.best = result.best.map((best, i) => Math.max(best, row[i] ?? 0));
   }
-  return best;
+  return result;
+}
+
+/** Ops per second of each run: best of ROUNDS rounds, after a short warm-up round each. */
+export async function rates(...runs: Run[]): Promise<number[]> {
+  return (await roundRates(...runs)).best;
+}
+
+/**
+ * The middle of run `of` over run `to`, round by round: each pair ran back to back, so one lucky
+ * round of either side does not make the ratio (a ratio of bests can take each from another round).
+ */
+export function pairedMedian(measured: RoundRates, of: number, to: number): number {
+  const ratios = measured.rounds
+    .map((row) => (row[of] ?? 0) / (row[to] || 1))
+    .sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)] ?? 0;
 }
 
 /** One call at a time. */
