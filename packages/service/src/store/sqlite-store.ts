@@ -35,6 +35,7 @@ import type {
   UndoBegin,
   UndoState,
 } from './store.js';
+import { type WalIndexStamp, walIndexStamp } from './wal-index-stamp.js';
 
 /** The database file inside the data folder. */
 export const SQLITE_FILE_NAME = 'parley.db';
@@ -97,6 +98,8 @@ export class SqliteStore implements Store {
   readonly #w;
   readonly #r;
   readonly data: DataAccess;
+  /** The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite. */
+  readonly #stamp: WalIndexStamp | null;
 
   constructor(options: SqliteStoreOptions) {
     mkdirSync(options.folder, { recursive: true, mode: 0o700 });
@@ -116,11 +119,17 @@ export class SqliteStore implements Store {
     const r = this.#r;
     const w = this.#w;
     // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
-    // data_version moves with every commit of another connection (our writer's, another
-    // process's); asking costs a statement, so it is asked once per turn, and our own commits
+    // the change stamp moves with every commit of any connection (our writer's, another
+    // process's); asking costs a system call, so it is asked once per turn, and our own commits
     // within the turn are counted by the group commit.
+    // The WAL-index header answers with one pread and no read lock (wal-index-stamp.ts); SQLite's
+    // `PRAGMA data_version` when it cannot be read.
     const versionStatement = this.#reader.prepare('PRAGMA data_version').pluck();
-    const dataVersion = oncePerTurn(() => versionStatement.get() as number);
+    const stamp = walIndexStamp(`${file}-shm`);
+    this.#stamp = stamp;
+    const dataVersion = oncePerTurn(() =>
+      stamp === null ? String(versionStatement.get()) : stamp.read(),
+    );
     this.data = sharedReads(
       {
         get: async (key) => {
@@ -456,6 +465,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.#group.idle();
+    this.#stamp?.close();
     this.#reader.close();
     this.#writer.close();
   }
