@@ -120,10 +120,9 @@ export class SqliteStore implements Store {
     const w = this.#w;
     // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
     // the change stamp moves with every commit of any connection (our writer's, another
-    // process's); asking costs a system call, so it is asked once per turn, and our own commits
-    // within the turn are counted by the group commit.
-    // The WAL-index header answers with one pread and no read lock (wal-index-stamp.ts); SQLite's
-    // `PRAGMA data_version` when it cannot be read.
+    // process's). It is one pread of the WAL-index header, without a read lock (wal-index-stamp.ts),
+    // or SQLite's `PRAGMA data_version` when that header cannot be read; asked once per turn, with
+    // our own commits within the turn counted by the group commit.
     const versionStatement = this.#reader.prepare('PRAGMA data_version').pluck();
     const stamp = walIndexStamp(`${file}-shm`);
     this.#stamp = stamp;
