@@ -1,4 +1,5 @@
 import { decodeB64url, encodeB64url } from './b64url.js';
+import { BoundedCache } from './bounded-cache.js';
 import { cryptoPort } from './crypto/backend.js';
 import { randomBytes } from './crypto/port.js';
 
@@ -56,19 +57,11 @@ export function parsePublicKey(text: unknown): Uint8Array {
 /** How many parsed public keys are kept: a service meets the same few keys again and again. */
 const PARSED_KEYS_LIMIT = 4096;
 /** Raw bytes by "ed25519:…" text. Never handed out: no caller can change them. */
-const parsedKeys = new Map<string, Uint8Array>();
+const parsedKeys = new BoundedCache<Uint8Array>(PARSED_KEYS_LIMIT);
 
 /** parsePublicKey for a string, remembered: each key is decoded once, not once per block. */
 function knownPublicKey(text: string): Uint8Array {
-  let raw = parsedKeys.get(text);
-  if (raw === undefined) {
-    raw = parsePublicKey(text);
-    if (parsedKeys.size >= PARSED_KEYS_LIMIT) {
-      parsedKeys.delete(parsedKeys.keys().next().value as string);
-    }
-    parsedKeys.set(text, raw);
-  }
-  return raw;
+  return parsedKeys.get(text, () => parsePublicKey(text));
 }
 
 /** Whether `text` is a well-formed "ed25519:…" public key. */

@@ -6,6 +6,7 @@ import nodeCrypto, {
   sign,
   verify,
 } from 'node:crypto';
+import { BoundedCache } from '../bounded-cache.js';
 import type { CryptoPort } from './port.js';
 
 // One-shot hashing (Node ≥ 20.12) skips the Hash object; older Node 20 releases lack it.
@@ -18,25 +19,8 @@ const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** Importing a key costs more than a verify; cache KeyObjects per key (bounded, oldest out). */
 const CACHE_LIMIT = 4096;
 
-class KeyCache {
-  readonly #entries = new Map<string, KeyObject>();
-
-  get(id: string, make: () => KeyObject): KeyObject {
-    let key = this.#entries.get(id);
-    if (key === undefined) {
-      key = make();
-      if (this.#entries.size >= CACHE_LIMIT) {
-        const oldest = this.#entries.keys().next().value;
-        if (oldest !== undefined) this.#entries.delete(oldest);
-      }
-      this.#entries.set(id, key);
-    }
-    return key;
-  }
-}
-
-const publicKeys = new KeyCache();
-const privateKeys = new KeyCache();
+const publicKeys = new BoundedCache<KeyObject>(CACHE_LIMIT);
+const privateKeys = new BoundedCache<KeyObject>(CACHE_LIMIT);
 
 function bytesId(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
