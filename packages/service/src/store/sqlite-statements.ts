@@ -7,6 +7,17 @@ const COMMIT_COLUMNS = 'proposal_id, state, holder, principal, started_at, reser
 /** What a ReceiptRow holds, from a commit row or a reversal row alike. */
 const RECEIPT_COLUMNS = 'receipt, action, holder, principal, undo';
 
+/**
+ * What a sweep deletes, one condition per table, with `@proposalsBefore` (proposals expired past
+ * their grace period and never committed) and `@now` (handles, auto memory): written once, for
+ * the deletes and for the question a sweep asks first, whether anything has expired at all.
+ */
+const EXPIRED = {
+  proposals: 'expires < @proposalsBefore AND id NOT IN (SELECT proposal_id FROM commits)',
+  handles: 'expires_at < @now',
+  autos: 'until < @now',
+} as const;
+
 /** The statements each connection prepares, by name. */
 type ReaderStatement =
   | 'getProposal'
@@ -17,7 +28,8 @@ type ReaderStatement =
   | 'getHandle'
   | 'getSpent'
   | 'getData'
-  | 'listData';
+  | 'listData'
+  | 'anyExpired';
 type WriterStatement =
   | 'putProposal'
   | 'reserve'
@@ -70,6 +82,13 @@ export function prepareReader(db: Database.Database): ReaderStatements {
     getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
     getData: db.prepare('SELECT value FROM data WHERE key = ?'),
     listData: db.prepare('SELECT key, value FROM data WHERE key >= ? ORDER BY key'),
+    anyExpired: db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM proposals WHERE ${EXPIRED.proposals})
+             OR EXISTS (SELECT 1 FROM handles WHERE ${EXPIRED.handles})
+             OR EXISTS (SELECT 1 FROM autos WHERE ${EXPIRED.autos})`,
+      )
+      .pluck(),
   };
 }
 
@@ -128,10 +147,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     ),
     deleteData: db.prepare('DELETE FROM data WHERE key = ?'),
-    sweepProposals: db.prepare(
-      'DELETE FROM proposals WHERE expires < ? AND id NOT IN (SELECT proposal_id FROM commits)',
-    ),
-    sweepHandles: db.prepare('DELETE FROM handles WHERE expires_at < ?'),
-    sweepAutos: db.prepare('DELETE FROM autos WHERE until < ?'),
+    sweepProposals: db.prepare(`DELETE FROM proposals WHERE ${EXPIRED.proposals}`),
+    sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
+    sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),
   };
 }

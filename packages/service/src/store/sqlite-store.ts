@@ -6,7 +6,6 @@ import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
 import { oncePerTurn, sharedReads } from './shared-reads.js';
-import { expiryCheck } from './sqlite-expiry.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -93,8 +92,6 @@ export class SqliteStore implements Store {
   readonly #group: GroupCommit;
   /** Proposals never change once written (§5.1: the hash binds them): a COMMIT reads no row. */
   readonly #proposals = new ProposalCache();
-  /** Whether a sweep has anything to delete; prepared at the first sweep. */
-  #expired: ((now: number) => boolean) | undefined;
   readonly #w;
   readonly #r;
   readonly data: DataAccess;
@@ -452,13 +449,15 @@ export class SqliteStore implements Store {
 
   async sweep(now: number): Promise<void> {
     this.#proposals.sweep(now);
-    // Asked on the reader: with nothing expired, no write transaction (sqlite-expiry.ts).
-    this.#expired ??= expiryCheck(this.#reader);
-    if (!this.#expired(now)) return;
+    const expired = { proposalsBefore: now - PROPOSAL_GRACE_SECONDS, now };
+    // Asked on the reader first: with nothing expired a sweep takes no write lock (another
+    // process's writer never waits for it) and no turn of the group commit (so the shared reads,
+    // keyed by committed transactions, stay valid).
+    if (this.#r.anyExpired.get(expired) !== 1) return;
     await this.#write(() => {
-      this.#w.sweepProposals.run(now - PROPOSAL_GRACE_SECONDS);
-      this.#w.sweepHandles.run(now);
-      this.#w.sweepAutos.run(now);
+      this.#w.sweepProposals.run(expired);
+      this.#w.sweepHandles.run(expired);
+      this.#w.sweepAutos.run(expired);
     });
   }
 
