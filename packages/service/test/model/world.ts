@@ -3,7 +3,6 @@ import {
   type Consent,
   consentGrant,
   encodeGrant,
-  issueGrant,
   type KeyPair,
   keyPairFromSeed,
   proofTarget,
@@ -14,6 +13,7 @@ import {
   type Verb,
 } from '@parley/protocol';
 import type { Service, Store } from '../../src/index.js';
+import { grant } from '../harness.js';
 import { type Outbox, SERVICE_ID, shopService } from './catalog.js';
 import type { ModelGrant, Party } from './grant-rules.js';
 import { type Credentials, type IntentFacts, ReferenceModel } from './reference-model.js';
@@ -120,15 +120,9 @@ export class World {
     return { model, real: world };
   }
 
-  async sign(grant: ModelGrant): Promise<void> {
-    const token = encodeGrant(
-      await issueGrant(this.keys[grant.iss], {
-        sub: publicKeyString(this.keys[grant.sub]),
-        caveats: grant.caveats,
-        iat: T0,
-      }),
-    );
-    this.tokens.set(grant.name, token);
+  async sign(model: ModelGrant): Promise<void> {
+    const token = await grant(this.keys[model.iss], this.keys[model.sub], model.caveats, T0);
+    this.tokens.set(model.name, token);
   }
 
   /** §6.6: the boss approves a consent request; the token is the model's grant `name`. */
