@@ -61,7 +61,7 @@ const parsedKeys = new BoundedCache<Uint8Array>(PARSED_KEYS_LIMIT);
 
 /** parsePublicKey for a string, remembered: each key is decoded once, not once per block. */
 function knownPublicKey(text: string): Uint8Array {
-  return parsedKeys.get(text, () => parsePublicKey(text));
+  return parsedKeys.get(text, parsePublicKey);
 }
 
 /** Whether `text` is a well-formed "ed25519:…" public key. */
