@@ -2,8 +2,9 @@
  * @parley/service benchmark. In-process dispatch rates (`service.handle(frame)` through the
  * example shop) for HELLO, ASK, INTENT and COMMIT on a MemoryStore and a SqliteStore; durable
  * COMMIT against a raw better-sqlite3 commit transaction measured in the same run, with the same
- * `synchronous` setting; and the model's side of the cost: o200k tokens of each example reply's
- * Lens against its minified JSON, and the §8 estimate against o200k. Nothing fails on a time.
+ * `synchronous` setting, and against its floor (a raw verify, then that transaction); and the
+ * model's side of the cost: o200k tokens of each example reply's Lens against its minified JSON,
+ * and the §8 estimate against o200k. Nothing fails on a time.
  *
  *   node --import tsx bench/service.bench.ts      (or: npm run bench -w @parley/service)
  *   BENCH_MS and BENCH_ROUNDS set the round length (ms) and the number of rounds.
@@ -20,7 +21,7 @@ const { keyFromSeed } = await import('./service-agent.js');
 const { shopRounds } = await import('./service-dispatch.js');
 const { minimalCommitRounds } = await import('./service-minimal.js');
 const { bestOf, pairedRatios, spread } = await import('./service-rates.js');
-const { rawCommitLimit } = await import('./service-sqlite-limit.js');
+const { rawCommitLimit, verifiedCommitFloor } = await import('./service-sqlite-limit.js');
 const { exampleReplies, tokenCost } = await import('./service-tokens.js');
 type Round = import('./service-rates.js').Round;
 type Store = import('@parley/service').Store;
@@ -52,6 +53,8 @@ type Durable = {
   /** What commits: the shop's order (its apply writes stock, order, ledger) or a no-op intent. */
   what: string;
   limit: number;
+  /** The least a COMMIT that verifies its proof first can take (verifiedCommitFloor). */
+  floor: number;
   commit: number;
   lanes: number;
   perRound: number[];
@@ -59,17 +62,13 @@ type Durable = {
 
 /**
  * Every dispatch rate through the shop on `store`; `reads` adds HELLO and ASK (they write
- * nothing). A `limit` round takes turns with the COMMIT rounds.
+ * nothing). The `limits` rounds (a raw limit, a floor) take turns with the COMMIT rounds.
  */
-async function dispatchOn(store: Store, reads: boolean, limit?: Round) {
+async function dispatchOn(store: Store, reads: boolean, limits: Round[] = []) {
   const shop = await shopRounds(store, principal, NOW);
   const readRounds = reads ? [shop.hello, shop.askUnsigned, shop.askSigned] : [];
   const planned = await bestOf(ROUNDS, ROUND_MS, [shop.intent, ...readRounds]);
-  const committed = await bestOf(ROUNDS, ROUND_MS, [
-    shop.commit(1),
-    shop.commit(LANES),
-    ...(limit === undefined ? [] : [limit]),
-  ]);
+  const committed = await bestOf(ROUNDS, ROUND_MS, [shop.commit(1), shop.commit(LANES), ...limits]);
   await shop.close();
   const [intent = 0, hello, askUnsigned, askSigned] = planned.best;
   const [commit = 0, commitLanes = 0] = committed.best;
@@ -82,19 +81,26 @@ async function dispatchOn(store: Store, reads: boolean, limit?: Round) {
   return { rates, committed };
 }
 
-/** Dispatch rates on a SqliteStore with this durability; COMMIT takes turns with the limit. */
+/**
+ * Dispatch rates on a SqliteStore with this durability; COMMIT takes turns with the limit and
+ * with the floor of its own kind (the shop's rows, or none).
+ */
 async function sqliteRun(synchronous: SqliteSynchronous, reads: boolean) {
   const name = synchronous.toLowerCase();
   const store = new SqliteStore({ folder: join(root, name), synchronous });
   const rawFolder = join(root, `raw-${name}`);
   mkdirSync(rawFolder);
-  const raw = rawCommitLimit(rawFolder, synchronous, await sampleReceipt());
+  const receipt = await sampleReceipt();
+  const raw = rawCommitLimit(rawFolder, synchronous, receipt);
+  const shopFloor = verifiedCommitFloor(rawFolder, synchronous, receipt, 'shop');
+  const noopFloor = verifiedCommitFloor(rawFolder, synchronous, receipt, 'none');
   try {
-    const { rates, committed } = await dispatchOn(store, reads, raw.round);
+    const { rates, committed } = await dispatchOn(store, reads, [raw.round, shopFloor.round]);
     const durable: Durable = {
       synchronous,
       what: 'shop.order',
       limit: committed.best[2] ?? 0,
+      floor: committed.best[3] ?? 0,
       commit: rates.commit,
       lanes: rates.commitLanes,
       perRound: pairedRatios(committed, 0, 2),
@@ -105,6 +111,7 @@ async function sqliteRun(synchronous: SqliteSynchronous, reads: boolean) {
       minimal.commit(1),
       minimal.commit(LANES),
       raw.round,
+      noopFloor.round,
     ]);
     await minimal.close();
     await minimalStore.close();
@@ -112,6 +119,7 @@ async function sqliteRun(synchronous: SqliteSynchronous, reads: boolean) {
       synchronous,
       what: 'no-op intent',
       limit: bare.best[2] ?? 0,
+      floor: bare.best[3] ?? 0,
       commit: bare.best[0] ?? 0,
       lanes: bare.best[1] ?? 0,
       perRound: pairedRatios(bare, 0, 2),
@@ -119,6 +127,8 @@ async function sqliteRun(synchronous: SqliteSynchronous, reads: boolean) {
     return { rates, durable: [durable, noop] };
   } finally {
     raw.close();
+    shopFloor.close();
+    noopFloor.close();
     await store.close();
   }
 }
@@ -180,6 +190,23 @@ function durableTable(runs: Durable[]) {
   ];
 }
 
+/**
+ * The floor of each COMMIT (a raw Ed25519 verify, then the raw transaction with the rows its
+ * apply writes) against the limit, and what the target leaves for everything else the dispatched
+ * COMMIT does (dispatch, grant checks, the apply, JSON, the receipt), against what it spends.
+ */
+function floorTable(runs: Durable[]) {
+  const us = (rate: number) => 1e6 / rate;
+  return [
+    '| synchronous | COMMIT of | raw limit (tx/s) | floor: verify, then tx (ops/s) | floor / limit | COMMIT / floor | µs left above the floor at the target | µs spent above it now |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...runs.map(
+      (d) =>
+        `| ${d.synchronous} | ${d.what} | ${fmt(d.limit)} | ${fmt(d.floor)} | ${ratio(d.floor, d.limit)} | ${ratio(d.commit, d.floor)} | ${(us(TARGET * d.limit) - us(d.floor)).toFixed(0)} | ${(us(d.commit) - us(d.floor)).toFixed(0)} |`,
+    ),
+  ];
+}
+
 /** What one raw transaction and one dispatched COMMIT cost, with and without the fsync. */
 function costNote(full: Durable, normal: Durable): string {
   const us = (rate: number) => (1e6 / rate).toFixed(0);
@@ -225,6 +252,10 @@ try {
   console.log('\nDurable COMMIT against the raw limit (same synchronous setting, same run)\n');
   console.log(durableTable([...full.durable, ...normal.durable]).join('\n'));
   console.log(`\n${costNote(full.durable[0] as Durable, normal.durable[0] as Durable)}`);
+  console.log(
+    '\nThe floor: a raw Ed25519 verify of a distinct COMMIT proof (§6.5), then the raw transaction with the rows the apply writes, in the same run\n',
+  );
+  console.log(floorTable([...full.durable, ...normal.durable]).join('\n'));
   console.log(
     '\nTokens of the example replies: Lens against minified JSON (the frame, and its body without parley/id/re), and the §8 estimate\n',
   );
