@@ -16,6 +16,7 @@ import { ask } from './dispatch/ask.js';
 import { commit } from './dispatch/commit.js';
 import type { HandleContext, ServiceCore } from './dispatch/core.js';
 import { receiptOf } from './dispatch/execute-commit.js';
+import { reversalOf, undoInFlightKey } from './dispatch/execute-undo.js';
 import { expand } from './dispatch/expand.js';
 import { briefOf, hello } from './dispatch/hello.js';
 import { intent } from './dispatch/intent.js';
@@ -241,6 +242,40 @@ export class Service {
   /** Commits left `applying` by a crash (or running in another instance). */
   listInDoubt() {
     return this.#core.store.listApplying();
+  }
+
+  /**
+   * Settles an UNDO left in doubt (state `undoing` after a crash during a non-transactional
+   * revert, or a revert that threw OutcomeUnknownError): `applied` (the revert did happen) writes
+   * the reversal receipt, with the receipt's effects reversed (§4.5) and the undo's start as its
+   * time, so retries return it; not applied makes the receipt undoable again.
+   */
+  async resolveUndo(receiptId: string, resolution: Resolution): Promise<Receipt | null> {
+    const core = this.#core;
+    const record = await core.store.getReceipt(receiptId);
+    if (record === undefined || record.undo?.state !== 'undoing') {
+      throw new TypeError(`undo of ${receiptId} is not in doubt`);
+    }
+    if (core.inFlight.has(undoInFlightKey(receiptId))) {
+      throw new TypeError(`undo of ${receiptId} is running now`);
+    }
+    if (!resolution.applied) {
+      await core.store.abandonUndo(receiptId);
+      return null;
+    }
+    const { result } = resolution;
+    const reversal = reversalOf(
+      record.receipt,
+      record.undo.startedAt,
+      result === undefined ? {} : { result },
+    );
+    await core.store.finishUndo(receiptId, reversal);
+    return reversal;
+  }
+
+  /** Receipts whose UNDO was left `undoing` by a crash (or is running in another instance). */
+  listUndoInDoubt() {
+    return this.#core.store.listUndoing();
   }
 
   /** Stops background sweeping; closes the store if the service created it. */

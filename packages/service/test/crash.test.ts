@@ -197,4 +197,50 @@ describe('crash safety on SqliteStore (SIGKILL)', () => {
     await third.stop();
     expect(outsideLog()).toEqual(['ana']);
   });
+  it('a kill during a revert with outside effects leaves the undo in doubt: never reverted again, resolvable', async () => {
+    const first = start({ PARLEY_HANG_AFTER_UNSEND: '1' });
+    await first.ready;
+    const [p] = (
+      (await first.send(
+        await signed({ verb: 'INTENT', capability: 'acme.send', params: { to: 'bo' } }),
+      )) as ProposalsReply
+    ).proposals;
+    if (p === undefined) throw new Error('no proposal');
+    const { receipt } = (await first.send(
+      await signed({ verb: 'COMMIT', proposal: p.id, hash: p.hash }),
+    )) as ReceiptReply;
+    await first.send(await signed({ verb: 'UNDO', receipt: receipt.id }), ['EVENT']);
+    await first.kill();
+    expect(outsideLog()).toEqual(['bo', 'unsend bo']);
+
+    const second = start();
+    await second.ready;
+    const retried = (await second.send(
+      await signed({ verb: 'UNDO', receipt: receipt.id }),
+    )) as ErrorReply;
+    expect(retried).toMatchObject({ kind: 'ERROR', code: 'unavailable' });
+    await second.stop();
+    expect(outsideLog()).toEqual(['bo', 'unsend bo']);
+
+    // The operator confirms the message was withdrawn; retries then get the reversal.
+    const store = new SqliteStore({ folder });
+    const operator = defineService({ id: 'acme.example', name: 'Acme', trust: [], store });
+    expect((await operator.listUndoInDoubt()).map((r) => r.receipt.id)).toEqual([receipt.id]);
+    const reversal = await operator.resolveUndo(receipt.id, { applied: true });
+    expect(await operator.listUndoInDoubt()).toEqual([]);
+    await store.close();
+
+    const third = start();
+    await third.ready;
+    const answered = (await third.send(
+      await signed({ verb: 'UNDO', receipt: receipt.id }),
+    )) as ReceiptReply;
+    expect(answered).toMatchObject({
+      kind: 'RECEIPT',
+      replay: true,
+      receipt: { id: reversal?.id, undoes: receipt.id, effects: [] },
+    });
+    await third.stop();
+    expect(outsideLog()).toEqual(['bo', 'unsend bo']);
+  });
 });

@@ -2,7 +2,7 @@
 // reversal's default effects: paths mutation testing (npm run mutate -- dispatch-execute) found
 // no test reached.
 import { type ProposalsReply, publicKeyString, type ReceiptReply } from '@parley/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { agentSetup, keys, request, send } from './harness.js';
 
 const { principal, agent } = await keys();
@@ -93,5 +93,93 @@ describe('§4.5 UNDO outside a transaction', () => {
       receipt: { undoes: receipt.id },
     });
     expect(s.outside).toEqual(['posted', 'unposted']);
+  });
+});
+
+describe('settling an UNDO left in doubt (Service.resolveUndo)', () => {
+  /** A receipt whose undo a crash left `undoing`: marked, and no process running it. */
+  async function inDoubt() {
+    const s = await setup();
+    const receipt = await s.committed();
+    const startedAt = s.clock.now();
+    await s.store.beginUndo(receipt.id, startedAt);
+    return { s, receipt, startedAt };
+  }
+
+  it('lists it; once the operator says it was reverted, retries get that reversal and nothing runs again', async () => {
+    const { s, receipt, startedAt } = await inDoubt();
+    expect((await s.service.listUndoInDoubt()).map((r) => r.receipt.id)).toEqual([receipt.id]);
+    s.clock.advance(60);
+    const reversal = await s.service.resolveUndo(receipt.id, {
+      applied: true,
+      result: { unposted: 'by hand' },
+    });
+    // §4.5: the receipt's effects reversed, at the time the undo began, never undoable itself.
+    expect(reversal).toMatchObject({
+      undoes: receipt.id,
+      proposal: receipt.proposal,
+      at: startedAt,
+      cost: null,
+      undo: null,
+      result: { unposted: 'by hand' },
+    });
+    expect(reversal?.effects).toEqual([
+      { op: 'delete', target: 'notice/1' },
+      { op: 'update', target: 'board', field: 'title', from: 'New', to: 'Old' },
+      { op: 'update', target: 'board', field: 'note', from: 'added' },
+      { op: 'create', target: 'notice/0' },
+    ]);
+    expect(await s.service.listUndoInDoubt()).toEqual([]);
+    expect(await s.undo(receipt.id)).toMatchObject({
+      kind: 'RECEIPT',
+      replay: true,
+      receipt: reversal as object,
+    });
+    expect(s.outside).toEqual(['posted']);
+    await expect(s.service.resolveUndo(receipt.id, { applied: false })).rejects.toThrow(
+      `undo of ${receipt.id} is not in doubt`,
+    );
+  });
+
+  it('once the operator says it was not reverted, the receipt is undoable again and reverts once', async () => {
+    const { s, receipt } = await inDoubt();
+    expect(await s.service.resolveUndo(receipt.id, { applied: false })).toBeNull();
+    expect(await s.service.listUndoInDoubt()).toEqual([]);
+    expect(await s.undo(receipt.id)).toMatchObject({
+      kind: 'RECEIPT',
+      receipt: { undoes: receipt.id },
+    });
+    expect(s.outside).toEqual(['posted', 'unposted']);
+  });
+
+  it('refuses a receipt that is not in doubt, and an undo this process is running', async () => {
+    const s = await setup();
+    const receipt = await s.committed();
+    await expect(s.service.resolveUndo(receipt.id, { applied: true })).rejects.toThrow(
+      `undo of ${receipt.id} is not in doubt`,
+    );
+    await expect(s.service.resolveUndo('r_nope', { applied: true })).rejects.toThrow(
+      'undo of r_nope is not in doubt',
+    );
+    // An UNDO whose revert has not returned yet: running here, not in doubt.
+    let release: () => void = () => {};
+    s.service.intent('acme.slow', {
+      plan: () => [{ summary: 'Slow', effects: [], undoWindow: 600, action: null }],
+      apply: () => ({}),
+      revert: () => new Promise<undefined>((resolve) => (release = () => resolve(undefined))),
+    });
+    const intent = await request({ verb: 'INTENT', capability: 'acme.slow' }, s.signer());
+    const [p] = ((await send(s.service, intent)).reply as ProposalsReply).proposals;
+    const commit = await request({ verb: 'COMMIT', proposal: p?.id, hash: p?.hash }, s.signer());
+    const slow = ((await send(s.service, commit)).reply as ReceiptReply).receipt;
+    const undoing = send(s.service, await request({ verb: 'UNDO', receipt: slow.id }, s.signer()));
+    await vi.waitFor(async () =>
+      expect((await s.service.listUndoInDoubt()).map((r) => r.receipt.id)).toEqual([slow.id]),
+    );
+    await expect(s.service.resolveUndo(slow.id, { applied: true })).rejects.toThrow(
+      `undo of ${slow.id} is running now`,
+    );
+    release();
+    expect((await undoing).reply).toMatchObject({ kind: 'RECEIPT', receipt: { undoes: slow.id } });
   });
 });

@@ -244,6 +244,10 @@ export class PostgresStore implements Store {
     return row === undefined ? undefined : receiptOf(row);
   }
 
+  async listUndoing(): Promise<ReceiptRecord[]> {
+    return (await this.#run<ReceiptRow>(this.#sql.listUndoing, [])).map(receiptOf);
+  }
+
   #beginUndoOutcome(receiptId: string, rows: { outcome: BeginUndoOutcome }[]): UndoBegin {
     const outcome = (rows[0] as { outcome: BeginUndoOutcome }).outcome;
     if (outcome.kind === 'missing') {
@@ -266,7 +270,9 @@ export class PostgresStore implements Store {
       JSON.stringify(reversal),
       reversal.id,
     ]);
-    if (rows.length === 0) throw new StoreError('missing_record', `no receipt ${receiptId}`);
+    if (rows.length === 0) {
+      throw new StoreError('missing_record', `no receipt ${receiptId} is undoing`);
+    }
   }
 
   async abandonUndo(receiptId: string): Promise<void> {

@@ -99,22 +99,31 @@ export function statementsFor(s: SchemaName) {
        SELECT ${RECEIPT_COLUMNS} FROM ${s.id}.receipts WHERE id = $1`,
     ),
     beginUndo: prepared('beginUndo', `SELECT ${s.id}.begin_undo($1, $2) AS outcome`),
+    /** Receipts left `undoing`, for the operator: a scan, asked rarely. */
+    listUndoing: prepared(
+      'listUndoing',
+      `SELECT ${RECEIPT_COLUMNS} FROM ${s.id}.commits WHERE undo_state = 'undoing'
+       UNION ALL
+       SELECT ${RECEIPT_COLUMNS} FROM ${s.id}.receipts WHERE undo_state = 'undoing'`,
+    ),
     /**
      * §4.5: the reversal is recorded on the undone receipt (its commit row, else a reversal's own
      * row) and as a receipt row of its own, in one statement. Every part reads the table as it was
-     * before the statement, so the commit row is seen holding the receipt.
+     * before the statement, so the commit row is seen holding the receipt. Only an undo still
+     * `undoing` finishes: a reversal, once written, is never replaced (a client may hold it).
      */
     finishUndo: prepared(
       'finishUndo',
       `WITH in_commit AS (
          UPDATE ${s.id}.commits
          SET undo_state = 'undone', undo_started_at = NULL, reversal = $2
-         WHERE receipt_id = $1
+         WHERE receipt_id = $1 AND undo_state = 'undoing'
          RETURNING holder, principal
        ), in_receipts AS (
          UPDATE ${s.id}.receipts
          SET undo_state = 'undone', undo_started_at = NULL, reversal = $2
-         WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)
+         WHERE id = $1 AND undo_state = 'undoing'
+           AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)
          RETURNING holder, principal
        )
        INSERT INTO ${s.id}.receipts (id, receipt, action, holder, principal)

@@ -6,7 +6,10 @@ export const STORE_ERROR_REASONS = [
   'bad_url',
   /** The database was migrated by newer code than this. */
   'schema_too_new',
-  /** A finish or undo step named a receipt, or an applying commit, the database does not have. */
+  /**
+   * A finish or undo step named a receipt, a receipt being undone, or an applying commit, the
+   * database does not have.
+   */
   'missing_record',
 ] as const;
 

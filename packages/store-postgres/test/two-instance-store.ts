@@ -44,6 +44,7 @@ export class TwoInstanceStore implements Store {
   beginUndo: Store['beginUndo'] = (...a) => this.#call('beginUndo', ...a);
   finishUndo: Store['finishUndo'] = (...a) => this.#call('finishUndo', ...a);
   abandonUndo: Store['abandonUndo'] = (...a) => this.#call('abandonUndo', ...a);
+  listUndoing: Store['listUndoing'] = (...a) => this.#call('listUndoing', ...a);
   undoInTransaction: Store['undoInTransaction'] = (...a) => this.#call('undoInTransaction', ...a);
   getAuto: Store['getAuto'] = (...a) => this.#call('getAuto', ...a);
   putAutoReply: Store['putAutoReply'] = (...a) => this.#call('putAutoReply', ...a);

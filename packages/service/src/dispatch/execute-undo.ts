@@ -34,6 +34,33 @@ export function reversedEffects(effects: readonly Effect[]): Effect[] {
   return out;
 }
 
+/**
+ * §4.5, §5.2: the reversal receipt of `receipt`, made at `at`: the effects the revert reported, or
+ * by default the receipt's own reversed; it costs nothing and cannot itself be undone.
+ */
+export function reversalOf(
+  receipt: Receipt,
+  at: number,
+  outcome: { effects?: Effect[]; result?: JsonValue } = {},
+): Receipt {
+  const reversal: Receipt = {
+    id: newReceiptId(),
+    proposal: receipt.proposal,
+    capability: receipt.capability,
+    summary: receipt.summary,
+    at,
+    effects: outcome.effects ?? reversedEffects(receipt.effects),
+    cost: null,
+    undo: null,
+    undoes: receipt.id,
+  };
+  if (outcome.result !== undefined) reversal.result = outcome.result;
+  return reversal;
+}
+
+/** The in-flight key of the UNDO of a receipt (in-flight.ts), which same-process retries await. */
+export const undoInFlightKey = (receiptId: string): string => `undo:${receiptId}`;
+
 /** §4.5, §5.2: reverses a receipt once; the reversal is itself a receipt with `undoes`. */
 export async function executeUndo(
   core: ServiceCore,
@@ -73,25 +100,14 @@ export async function executeUndo(
       receipt,
       progress: progressSink(ctx, re),
     });
-    const reversal: Receipt = {
-      id: newReceiptId(),
-      proposal: receipt.proposal,
-      capability: receipt.capability,
-      summary: receipt.summary,
-      at: now,
-      effects: outcome?.effects ?? reversedEffects(receipt.effects),
-      cost: null,
-      undo: null,
-      undoes: receipt.id,
-    };
-    if (outcome?.result !== undefined) reversal.result = outcome.result;
+    const reversal = reversalOf(receipt, now, outcome ?? {});
     if (before !== undefined) {
       holdReversalFrom(reversal.effects, before);
       await checkTo(definition, receipt.capability, reversal.effects, data);
     }
     return reversal;
   };
-  const key = `undo:${receipt.id}`;
+  const key = undoInFlightKey(receipt.id);
   const existing = core.inFlight.get(key);
   if (existing !== undefined) return { reversal: await existing, replay: true };
   const running = markInFlight(core, key);

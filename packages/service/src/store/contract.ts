@@ -317,6 +317,36 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       expect((await store.getReceipt(receipt.id))?.undo).toEqual({ state: 'undone', reversal });
     });
 
+    it('§4.5: lists the receipts left undoing; a finished undo is never finished again', async () => {
+      const record = proposalRecord();
+      await store.beginCommit(startOf(record));
+      const receipt = receiptFor(record);
+      await store.finishCommit(record.proposal.id, receipt, record.action);
+      const undoing = async () => (await store.listUndoing()).map((r) => [r.receipt.id, r.undo]);
+      expect(await undoing()).toEqual([]);
+      // Only an undo in progress (or in doubt) can be finished.
+      const early = receiptFor(record, { undoes: receipt.id, undo: null, cost: null });
+      await expect(store.finishUndo(receipt.id, early)).rejects.toThrow(receipt.id);
+      expect(await store.getReceipt(early.id)).toBeUndefined();
+
+      await store.beginUndo(receipt.id, 1_790_000_200);
+      expect(await undoing()).toEqual([
+        [receipt.id, { state: 'undoing', startedAt: 1_790_000_200 }],
+      ]);
+      expect((await store.listUndoing())[0]).toMatchObject({ receipt, action: record.action });
+      await store.abandonUndo(receipt.id);
+      expect(await undoing()).toEqual([]);
+
+      await store.beginUndo(receipt.id, 1_790_000_300);
+      const reversal = receiptFor(record, { undoes: receipt.id, undo: null, cost: null });
+      await store.finishUndo(receipt.id, reversal);
+      expect(await undoing()).toEqual([]);
+      const again = receiptFor(record, { undoes: receipt.id, undo: null, cost: null });
+      await expect(store.finishUndo(receipt.id, again)).rejects.toThrow(receipt.id);
+      expect((await store.getReceipt(receipt.id))?.undo).toEqual({ state: 'undone', reversal });
+      expect(await store.getReceipt(again.id)).toBeUndefined();
+    });
+
     it('undoInTransaction rolls the service data back with the undo', async () => {
       const record = proposalRecord();
       await store.beginCommit(startOf(record));

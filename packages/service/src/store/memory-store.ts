@@ -163,6 +163,10 @@ export class MemoryStore implements Store {
     return record === undefined ? undefined : copy(record);
   }
 
+  async listUndoing(): Promise<ReceiptRecord[]> {
+    return [...this.#receipts.values()].filter((r) => r.undo?.state === 'undoing').map(copy);
+  }
+
   #beginUndo(receiptId: string, startedAt: number): UndoBegin {
     const record = this.#receipts.get(receiptId);
     if (record === undefined) throw new Error(`no receipt ${receiptId}`);
@@ -176,6 +180,8 @@ export class MemoryStore implements Store {
   #finishUndo(receiptId: string, reversal: Receipt): void {
     const record = this.#receipts.get(receiptId);
     if (record === undefined) throw new Error(`no receipt ${receiptId}`);
+    // An undone receipt keeps its reversal: finishing it again is a caller's bug, never a rewrite.
+    if (record.undo?.state !== 'undoing') throw new Error(`receipt ${receiptId} is not undoing`);
     record.undo = { state: 'undone', reversal: copy(reversal) };
     this.#receipts.set(reversal.id, {
       receipt: copy(reversal),

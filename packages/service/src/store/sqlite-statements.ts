@@ -24,6 +24,7 @@ type ReaderStatement =
   | 'getCommit'
   | 'listApplying'
   | 'getReceipt'
+  | 'listUndoing'
   | 'getAuto'
   | 'getHandle'
   | 'getSpent'
@@ -76,6 +77,11 @@ export function prepareReader(db: Database.Database): ReaderStatements {
     getReceipt: db.prepare(
       `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE receipt_id = @id
        UNION ALL SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE id = @id`,
+    ),
+    listUndoing: db.prepare(
+      `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE json_extract(undo, '$.state') = 'undoing'
+       UNION ALL
+       SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE json_extract(undo, '$.state') = 'undoing'`,
     ),
     getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
     getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),

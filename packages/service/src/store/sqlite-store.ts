@@ -332,6 +332,10 @@ export class SqliteStore implements Store {
     return row === undefined ? undefined : toReceipt(row);
   }
 
+  async listUndoing(): Promise<ReceiptRecord[]> {
+    return (this.#r.listUndoing.all() as ReceiptRow[]).map(toReceipt);
+  }
+
   /** Sets the undo state of a receipt, kept in its commit row or, for a reversal, its own row. */
   #setUndo(receiptId: string, undo: UndoState): void {
     const text = JSON.stringify(undo);
@@ -353,6 +357,10 @@ export class SqliteStore implements Store {
   #finishUndo(receiptId: string, reversal: Receipt): void {
     const row = this.#w.getReceipt.get({ id: receiptId }) as ReceiptRow | undefined;
     if (row === undefined) throw new Error(`no receipt ${receiptId}`);
+    // An undone receipt keeps its reversal: finishing it again is a caller's bug, never a rewrite.
+    if (row.undo === null || parse<UndoState>(row.undo).state !== 'undoing') {
+      throw new Error(`receipt ${receiptId} is not undoing`);
+    }
     this.#setUndo(receiptId, { state: 'undone', reversal });
     this.#w.insertReversal.run(
       reversal.id,

@@ -151,10 +151,15 @@ export interface Store {
   getReceipt(id: string): Promise<ReceiptRecord | undefined>;
   /** One transaction: `undone` with the reversal, `undoing`, or marks it undoing (`started`). */
   beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin>;
-  /** Records the reversal receipt (itself a receipt record, never undoable). */
+  /**
+   * Records the reversal receipt (itself a receipt record, never undoable). Rejects when the
+   * receipt is not `undoing`: a reversal, once written, is never replaced (a client may hold it).
+   */
   finishUndo(receiptId: string, reversal: Receipt): Promise<void>;
   /** The revert failed: the receipt is undoable again. */
   abandonUndo(receiptId: string): Promise<void>;
+  /** Receipts left `undoing`: in progress here or elsewhere, or in doubt after a crash. */
+  listUndoing(): Promise<ReceiptRecord[]>;
   /** begin, `revert`, finish in one transaction, like commitInTransaction. */
   undoInTransaction(
     receiptId: string,
