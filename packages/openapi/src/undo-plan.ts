@@ -3,7 +3,7 @@ import type { RevertOutcome } from '@parley/service';
 import { buildRequest } from './http-request.js';
 import { OpenApiError } from './openapi-error.js';
 import type { Operation, ParamSource } from './operations.js';
-import { type Backend, call } from './read-capability.js';
+import type { Backend } from './read-capability.js';
 import {
   type Expression,
   type ExpressionContext,
@@ -11,7 +11,7 @@ import {
   expressionText,
   readsBefore,
 } from './runtime-expression.js';
-import { upstreamError } from './upstream-error.js';
+import { sendOnce } from './send-once.js';
 import {
   requestEffect,
   type WriteAction,
@@ -123,10 +123,8 @@ async function revert(
     request.body = JSON.stringify(evaluateExpression(requestBody, context) ?? null);
     request.bodyType = inverse.bodyType ?? 'application/json';
   }
-  const response = await call(backend, () => backend.upstream.send(request));
-  if (response.status < 200 || response.status >= 300) {
-    throw upstreamError(response, request.method, request.url, backend.redactor);
-  }
+  // §4.5: an inverse request that may have been carried out is never sent a second time.
+  const response = await sendOnce(backend, request);
   const policy = inverse.policy as NonNullable<Operation['policy']>;
   return {
     effects: [requestEffect(policy.effect, request)],

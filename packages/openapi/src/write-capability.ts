@@ -5,15 +5,15 @@ import {
   type JsonValue,
   ParleyError,
 } from '@parley/protocol';
-import { type IntentDefinition, OutcomeUnknownError, type ProposalDraft } from '@parley/service';
+import type { IntentDefinition, ProposalDraft } from '@parley/service';
 import { buildRequest, type HttpRequest, type RequestValues, resourceUrl } from './http-request.js';
 import type { Operation } from './operations.js';
 import { type Backend, call } from './read-capability.js';
 import { ifMatchOf, type ResourceVersion, sameVersion, versionOf } from './resource-version.js';
+import { sendOnce } from './send-once.js';
 import type { UndoPlan } from './undo-plan.js';
 import { pathOf, type UpstreamResponse } from './upstream.js';
 import { upstreamError } from './upstream-error.js';
-import { UpstreamFailure } from './upstream-failure.js';
 
 /** What a proposal of a write keeps for its COMMIT (and UNDO): never shown, never hashed. */
 export type WriteAction = {
@@ -27,9 +27,6 @@ export type WriteAction = {
 
 /** What a committed write answers: the upstream's status and body, credentials removed. */
 export type WriteResult = { status: number; body?: JsonValue; headers?: Record<string, string> };
-
-/** Gateway answers after which the request may still have been carried out. */
-const MAYBE_APPLIED = new Set([502, 504]);
 
 /**
  * §4.3, §4.4: a POST, PUT, PATCH or DELETE as an intent capability. Its one proposal shows the
@@ -150,27 +147,7 @@ async function commitWrite(
       );
     }
   }
-  let response: UpstreamResponse;
-  try {
-    response = await backend.upstream.send(request, ifMatchOf(version));
-  } catch (error) {
-    if (!(error instanceof UpstreamFailure)) throw error;
-    const reason = backend.redactor.text(error.message);
-    if (error.sent === 'maybe') {
-      throw new OutcomeUnknownError(
-        `${reason}; it may have been carried out, so it will not be sent again`,
-      );
-    }
-    throw new ParleyError('unavailable', `${reason}; nothing was sent`, { retry: 5 });
-  }
-  if (MAYBE_APPLIED.has(response.status)) {
-    throw new OutcomeUnknownError(
-      `${upstreamError(response, request.method, request.url, backend.redactor).message}; it may have been carried out, so it will not be sent again`,
-    );
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw upstreamError(response, request.method, request.url, backend.redactor);
-  }
+  const response = await sendOnce(backend, request, ifMatchOf(version));
   return writeResult(response, backend);
 }
 

@@ -33,6 +33,11 @@ export class PetstoreUpstream {
   #server: Server | undefined;
   /** The next request is recorded and never answered (a lost answer). */
   stallNext = false;
+  /**
+   * A gateway in front of the API fails the next request with this status (502 or 504): after
+   * the API carried it out (`reached`: the answer was lost), or before it got there.
+   */
+  gatewayNext: { status: number; reached: boolean } | undefined;
   /** Whether pets carry ETags. */
   etags = true;
   /** `http://127.0.0.1:PORT` once started. */
@@ -92,8 +97,15 @@ export class PetstoreUpstream {
       this.stallNext = false;
       return;
     }
+    const gateway = this.gatewayNext;
+    this.gatewayNext = undefined;
+    if (gateway?.reached === false) return gatewayFailure(res, gateway.status);
     const key = req.headers.api_key;
     const send = (status: number, value: unknown, headers: Record<string, string> = {}): void => {
+      if (gateway !== undefined) {
+        gatewayFailure(res, gateway.status);
+        return;
+      }
       const text = value === undefined ? '' : JSON.stringify(value);
       res.writeHead(status, {
         ...(text === '' ? {} : { 'content-type': 'application/json' }),
@@ -239,4 +251,9 @@ export class PetstoreUpstream {
     }
     return fail(404, `no route ${method} ${path}`);
   }
+}
+
+function gatewayFailure(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'content-type': 'text/plain' });
+  res.end('the gateway got no answer from the API');
 }

@@ -300,6 +300,39 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
     }
   });
 
+  it('§4.5: an UNDO whose answer a gateway lost is left in doubt and its inverse never sent again', async () => {
+    const receipt = seen(
+      await client.commit(await propose('petstore.addPet', { name: 'Lost', photoUrls: [] })),
+    ).receipt;
+    const pet = [...upstream.pets.values()].find((p) => p.name === 'Lost');
+    const deletes = () => upstream.received.filter((r) => r.method === 'DELETE').length;
+    const before = deletes();
+    upstream.gatewayNext = { status: 504, reached: true };
+    const first = await refused(client.undo(receipt));
+    expect(first.code).toBe('unavailable');
+    expect(first.message).toContain('HTTP 504');
+    expect(first.message).toContain('it may have been carried out, so it will not be sent again');
+    expect(upstream.pets.has(pet?.id ?? -1)).toBe(false);
+    const second = await refused(client.undo(receipt));
+    expect(second.code).toBe('unavailable');
+    expect(deletes()).toBe(before + 1);
+    // Before, the undo was released: the retry sent DELETE again and met a 404.
+    expect((await built.service.listUndoInDoubt()).map((r) => r.receipt.id)).toEqual([receipt.id]);
+  });
+
+  it('§4.5: once the operator says an inverse request in doubt was not carried out, the undo runs once', async () => {
+    const receipt = seen(
+      await client.commit(await propose('petstore.addPet', { name: 'Twice', photoUrls: [] })),
+    ).receipt;
+    // A 502 may come after the API carried the request out: the undo stays in doubt. Here the
+    // gateway never passed it on, which the operator finds out at the API.
+    upstream.gatewayNext = { status: 502, reached: false };
+    expect((await refused(client.undo(receipt))).code).toBe('unavailable');
+    expect(await built.service.resolveUndo(receipt.id, { applied: false })).toBeNull();
+    expect(seen(await client.undo(receipt)).receipt.undoes).toBe(receipt.id);
+    expect([...upstream.pets.values()].some((p) => p.name === 'Twice')).toBe(false);
+  });
+
   it('the credential appears in no reply, Lens, log or error, though the upstream echoes it', async () => {
     const inventory = seen(await client.ask('petstore.getInventory'));
     expect(JSON.stringify(inventory.data)).toContain('served for ***');
