@@ -32,6 +32,7 @@ export const COMMAND_FAMILIES: readonly CommandFamily[] = [
   { names: ['lens'], load: async () => (await import('./commands/lens.js')).registerLens },
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { names: ['start'], load: async () => (await import('./commands/start.js')).registerStart },
+  { names: ['doubt'], load: async () => (await import('./commands/doubt.js')).registerDoubt },
   {
     names: ['decide', 'verify-receipt', 'check-party'],
     load: async () => (await import('./commands/consensus.js')).registerConsensus,

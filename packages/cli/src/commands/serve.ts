@@ -12,9 +12,10 @@ import { reasonOf } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
-import { documentName, type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
+import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
 import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
-import { isModulePath, loadServiceFactory, moduleName } from '../serve/service-module.js';
+import { loadServiceFactory } from '../serve/service-module.js';
+import { serviceName } from '../serve/service-name.js';
 
 /** §2.4: where the HTTP bridge answers. */
 export const HTTP_PATH = '/parley';
@@ -139,13 +140,9 @@ async function serviceSource(
   env: NodeJS.ProcessEnv,
   say: (line: string) => void,
 ): Promise<ServiceSource> {
+  const name = serviceName(target, document, 'serve');
   if (target === 'openapi') {
-    if (document === undefined) {
-      throw new CliError(
-        `openapi needs a document: parley serve openapi SPEC.yaml --upstream URL (or a preset: ${PRESET_NAMES.join(', ')})`,
-      );
-    }
-    return { name: documentName(document), create: openApiFactory(document, flags, env, say) };
+    return { name, create: openApiFactory(document as string, flags, env, say) };
   }
   const openApiFlag = (['upstream', 'authEnv', 'authHeader'] as const).find(
     (flag) => flags[flag] !== undefined,
@@ -153,18 +150,7 @@ async function serviceSource(
   if (openApiFlag !== undefined) {
     throw new CliError('--upstream, --auth-env and --auth-header go with parley serve openapi');
   }
-  if (document !== undefined) {
-    throw new CliError(
-      `serve takes one service; "${document}" is one too many (only openapi takes a document)`,
-    );
-  }
-  if (isExampleName(target)) return { name: target, create: undefined };
-  if (isModulePath(target)) {
-    return { name: moduleName(target), create: await loadServiceFactory(target) };
-  }
-  throw new CliError(
-    `no service "${target}": serve ${EXAMPLE_NAMES.join(', ')}, openapi DOCUMENT, or a module file like ./my-service.ts`,
-  );
+  return { name, create: isExampleName(target) ? undefined : await loadServiceFactory(target) };
 }
 
 function endpointsFrom(flags: ServeFlags): Endpoint[] {

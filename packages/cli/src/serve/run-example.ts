@@ -69,14 +69,7 @@ async function runOn(
   options: Omit<RunOptions, 'trust'>,
   name?: string,
 ): Promise<RunningExample> {
-  let store: Store;
-  try {
-    store = await openStore(options.store);
-  } catch (error) {
-    throw new CliError(
-      `cannot open the ${label} store at ${redacted(options.store)}: ${reasonOf(error)}`,
-    );
-  }
+  const store = await openServiceStore(label, options.store);
   const report = (message: string, error: unknown): void =>
     options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);
   let service: Service;
@@ -134,8 +127,22 @@ export function untilStopped(
   });
 }
 
+/**
+ * The store at `location` (a SQLite data folder, or a postgres:// URL), or a one-sentence CliError
+ * naming it without its password.
+ */
+export async function openServiceStore(label: string, location: string): Promise<Store> {
+  try {
+    return await openStore(location);
+  } catch (error) {
+    throw new CliError(
+      `cannot open the ${label} store at ${redacted(location)}: ${reasonOf(error)}`,
+    );
+  }
+}
+
 /** A store setting fit to print: a URL's password never reaches the terminal or a log. */
-function redacted(store: string): string {
+export function redacted(store: string): string {
   try {
     const url = new URL(store);
     if (url.password !== '') url.password = '***';

@@ -1,0 +1,107 @@
+// @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
+// `parley doubt --store postgres://…`: the same listing and settling on a PostgreSQL store, here
+// holding a commit and an undo left in doubt by an instance that is gone (§4.4, §4.5).
+import { PostgresStore } from '@parley/store-postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DATABASE_URL, dropSchema, freshSchema } from '../../store-postgres/test/database.js';
+import { runInProcess } from './fixtures/in-process.js';
+import { tempFolder } from './fixtures/temp-home.js';
+
+const folder = tempFolder();
+const schema = freshSchema();
+const store = `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+afterAll(async () => {
+  await dropSchema(schema);
+  folder.remove();
+});
+
+const HOLDER = 'ed25519:agent';
+const PRINCIPAL = 'ed25519:boss';
+const T0 = 1_790_000_000;
+
+function proposal(id: string, summary: string) {
+  return {
+    proposal: {
+      id,
+      capability: 'acme.send',
+      summary,
+      effects: [{ op: 'create' as const, target: `message/${id}` }],
+      cost: null,
+      risk: 'low' as const,
+      undo: { window: 3600 },
+      expires: T0 + 600,
+      hash: 'h',
+    },
+    action: { to: id },
+    holder: HOLDER,
+    principal: PRINCIPAL,
+    createdAt: T0,
+  };
+}
+
+/** What a crashed instance leaves: one commit applying, one done receipt whose undo began. */
+async function leftInDoubt(): Promise<{ stuck: string; undoing: string }> {
+  const db = await PostgresStore.open(DATABASE_URL, { schema });
+  const start = (id: string, startedAt: number) => ({
+    proposalId: id,
+    holder: HOLDER,
+    principal: PRINCIPAL,
+    startedAt,
+    amount: 0,
+    caps: [],
+  });
+  await db.putProposals([proposal('p_stuck', 'Send to Ana'), proposal('p_sent', 'Send to Bo')]);
+  await db.beginCommit(start('p_stuck', T0 + 20));
+  await db.beginCommit(start('p_sent', T0 + 10));
+  const receipt = {
+    id: 'r_sent',
+    proposal: 'p_sent',
+    capability: 'acme.send',
+    summary: 'Send to Bo',
+    at: T0 + 10,
+    effects: [{ op: 'create' as const, target: 'message/p_sent' }],
+    cost: null,
+    undo: { until: T0 + 3610 },
+  };
+  await db.finishCommit('p_sent', receipt, { to: 'p_sent' });
+  await db.beginUndo('r_sent', T0 + 30);
+  await db.close();
+  return { stuck: 'p_stuck', undoing: 'r_sent' };
+}
+
+describe('parley doubt --store (PostgreSQL)', () => {
+  it('lists the commit and the undo oldest first, and settles each', async () => {
+    const { stuck, undoing } = await leftInDoubt();
+    const env = { PARLEY_HOME: folder.home };
+    const doubt = (...args: string[]) =>
+      runInProcess(['doubt', 'shop', '--store', store, ...args], env);
+    const listed = await doubt();
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^2 in doubt in postgres/),
+      `commit ${stuck} acme.send "Send to Ana" since 2026-09-21T14:13:40Z`,
+      `undo ${undoing} acme.send "Send to Bo" since 2026-09-21T14:13:50Z`,
+      '',
+    ]);
+    expect(listed.stderr).toContain(`parley doubt shop --store '${store}' --applied ID`);
+
+    const reverted = await doubt('--applied', undoing);
+    expect(reverted.code).toBe(0);
+    expect(reverted.stdout).toContain('undid r_sent');
+    const released = await doubt('--not-applied', stuck);
+    expect(released.stdout).toBe(`released: proposal ${stuck} can be committed again\n`);
+    expect((await doubt()).stdout).toMatch(/^nothing in doubt in postgres/);
+
+    const db = await PostgresStore.open(DATABASE_URL, { schema });
+    expect(await db.getCommit(stuck)).toBeUndefined();
+    expect((await db.getReceipt(undoing))?.undo).toMatchObject({
+      state: 'undone',
+      reversal: {
+        undoes: undoing,
+        at: T0 + 30,
+        effects: [{ op: 'delete', target: 'message/p_sent' }],
+      },
+    });
+    await db.close();
+  });
+});
