@@ -48,8 +48,8 @@ export const MUTATION_SCOPES: readonly MutationScope[] = [
     tests: PROTOCOL_TESTS,
   },
   {
-    // Bytes in and out of signatures and hashes: base64url (portable and native), UTF-8, and the
-    // node:crypto port that holds the native encoders.
+    // Bytes in and out of signatures and hashes: base64url, UTF-8, and the node:crypto port that
+    // holds the native UTF-8 encoder.
     name: 'encoders',
     files: ['packages/protocol/src/{b64url,keys}.ts', 'packages/protocol/src/crypto/node.ts'],
     stretches: [],

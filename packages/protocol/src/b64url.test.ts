@@ -1,31 +1,11 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeB64url, encodeB64url } from './b64url.js';
-import { setCryptoPort } from './crypto/backend.js';
-import { defaultCrypto as nodeCrypto } from './crypto/node.js';
-import type { CryptoPort } from './crypto/port.js';
-import { defaultCrypto as webCrypto } from './crypto/web.js';
 
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-// On Node, decodeB64url answers through the port's native decoder (crypto/node.ts); every case
-// runs under it and under the WebCrypto port, which has none, so the portable decoder keeps its
-// own tests.
-const PORTS: [string, CryptoPort][] = [
-  ['native decoding (node:crypto port)', nodeCrypto],
-  ['portable decoding (WebCrypto port)', webCrypto],
-];
-
-describe.each(PORTS)('%s', (_name, port) => {
-  let previous: CryptoPort;
-  beforeAll(() => {
-    previous = setCryptoPort(port);
-  });
-  afterAll(() => {
-    setCryptoPort(previous);
-  });
-
+describe('§6.1 b64url', () => {
   describe('§6.1 b64url: encoding', () => {
     // RFC 4648 §10 test vectors, without the padding §6.1 forbids.
     it.each([

@@ -1,5 +1,4 @@
 /** §6.1: base64url without padding (RFC 4648 §5), strict in both directions. */
-import { cryptoPort } from './crypto/backend.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const DECODE = new Int16Array(128).fill(-1);
@@ -38,8 +37,6 @@ export function encodeB64url(bytes: Uint8Array): string {
  */
 export function decodeB64url(text: string): Uint8Array {
   if (typeof text !== 'string') throw new TypeError('b64url input must be a string');
-  const native = cryptoPort().decodeB64url?.(text);
-  if (native !== undefined) return native;
   const len = text.length;
   if (len % 4 === 1) throw new TypeError(`b64url text has an impossible length (${len})`);
   const out = new Uint8Array(Math.floor((len * 3) / 4));

@@ -55,7 +55,15 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
   return key;
 }
 
-/** node:crypto backend: synchronous, with cached KeyObjects. */
+/**
+ * node:crypto backend: synchronous, with cached KeyObjects.
+ *
+ * It leaves base64url decoding to the portable decoder (b64url.ts) on purpose. Buffer's decoder
+ * (simdutf) runs AVX-512 code on CPUs that have it, and the Ed25519 verify that follows, as it
+ * does for every signature and grant token, then ran about 7 µs slower (92 against 85 µs on a
+ * Xeon with AVX-512; bench/RESULTS.md, "Issue 15, fifth session"): more than the decode saves.
+ * Buffer's UTF-8 encoding showed no such effect.
+ */
 export const defaultCrypto: CryptoPort = {
   sha256(data) {
     const digest =
@@ -76,13 +84,6 @@ export const defaultCrypto: CryptoPort = {
   },
   encodeUtf8(text) {
     const bytes = Buffer.from(text, 'utf8');
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  },
-  decodeB64url(text) {
-    // Buffer skips characters outside the alphabet and accepts padding and non-zero trailing
-    // bits; base64url has one encoding per byte string, so the text must be what it re-encodes to.
-    const bytes = Buffer.from(text, 'base64url');
-    if (bytes.toString('base64url') !== text) return undefined;
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   },
   sha256Text(text) {

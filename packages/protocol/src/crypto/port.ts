@@ -28,11 +28,6 @@ export interface CryptoPort {
    * strings of the size of a proof or a grant payload. Lone surrogates become U+FFFD, as there.
    */
   encodeUtf8?(text: string): Uint8Array;
-  /**
-   * Optional: unpadded base64url decoded natively (grant tokens, signatures); undefined for any
-   * text decodeB64url refuses, which then decodes it again to name what is wrong.
-   */
-  decodeB64url?(text: string): Uint8Array | undefined;
 }
 
 /**
