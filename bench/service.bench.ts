@@ -197,12 +197,14 @@ function durableTable(runs: Durable[]) {
  */
 function floorTable(runs: Durable[]) {
   const us = (rate: number) => 1e6 / rate;
+  // Whole microseconds, without the "-0" toFixed gives a small negative number.
+  const whole = (x: number): string => String(Math.round(x) || 0);
   return [
     '| synchronous | COMMIT of | raw limit (tx/s) | floor: verify, then tx (ops/s) | floor / limit | COMMIT / floor | µs left above the floor at the target | µs spent above it now |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
     ...runs.map(
       (d) =>
-        `| ${d.synchronous} | ${d.what} | ${fmt(d.limit)} | ${fmt(d.floor)} | ${ratio(d.floor, d.limit)} | ${ratio(d.commit, d.floor)} | ${(us(TARGET * d.limit) - us(d.floor)).toFixed(0)} | ${(us(d.commit) - us(d.floor)).toFixed(0)} |`,
+        `| ${d.synchronous} | ${d.what} | ${fmt(d.limit)} | ${fmt(d.floor)} | ${ratio(d.floor, d.limit)} | ${ratio(d.commit, d.floor)} | ${whole(us(TARGET * d.limit) - us(d.floor))} | ${whole(us(d.commit) - us(d.floor))} |`,
     ),
   ];
 }
