@@ -96,6 +96,51 @@ describe('§4.5 UNDO outside a transaction', () => {
   });
 });
 
+describe('UNDOs running at once', () => {
+  it('§4.5: each receipt is reverted once, and a retry waits for its own reversal, not another one', async () => {
+    const s = await setup();
+    const gates: (() => void)[] = [];
+    const reverted: string[] = [];
+    s.service.intent('acme.gated', {
+      params: { name: 'string' },
+      plan: (params) => [
+        { summary: `Post ${String(params.name)}`, effects: [], undoWindow: 600, action: params },
+      ],
+      apply: () => ({}),
+      revert: async (action) => {
+        await new Promise<void>((open) => gates.push(open));
+        reverted.push((action as { name: string }).name);
+        return { result: { withdrawn: (action as { name: string }).name } };
+      },
+    });
+    const committed = async (name: string) => {
+      const intent = await request(
+        { verb: 'INTENT', capability: 'acme.gated', params: { name } },
+        s.signer(),
+      );
+      const [p] = ((await send(s.service, intent)).reply as ProposalsReply).proposals;
+      const commit = await request({ verb: 'COMMIT', proposal: p?.id, hash: p?.hash }, s.signer());
+      return ((await send(s.service, commit)).reply as ReceiptReply).receipt;
+    };
+    const a = await committed('a');
+    const b = await committed('b');
+    const undo = async (receipt: string) =>
+      send(s.service, await request({ verb: 'UNDO', receipt }, s.signer()));
+    const [undoA, undoB] = [undo(a.id), undo(b.id)];
+    await vi.waitFor(() => expect(gates).toHaveLength(2));
+    // Retries while both reverts are running wait for their own receipt's reversal.
+    const [retryA, retryB] = [undo(a.id), undo(b.id)];
+    for (const open of gates) open();
+    const replies = await Promise.all([undoA, undoB, retryA, retryB]);
+    const [firstA, firstB, againA, againB] = replies.map((r) => r.reply as ReceiptReply);
+    expect(firstA?.receipt).toMatchObject({ undoes: a.id, result: { withdrawn: 'a' } });
+    expect(firstB?.receipt).toMatchObject({ undoes: b.id, result: { withdrawn: 'b' } });
+    expect(againA).toMatchObject({ replay: true, receipt: firstA?.receipt as object });
+    expect(againB).toMatchObject({ replay: true, receipt: firstB?.receipt as object });
+    expect(reverted.sort()).toEqual(['a', 'b']);
+  });
+});
+
 describe('settling an UNDO left in doubt (Service.resolveUndo)', () => {
   /** A receipt whose undo a crash left `undoing`: marked, and no process running it. */
   async function inDoubt() {
