@@ -85,6 +85,16 @@ describe('parley doubt --store (PostgreSQL)', () => {
     ]);
     expect(listed.stderr).toContain(`parley doubt shop --store '${store}' --applied ID`);
 
+    // A password in --store never reaches the terminal, in the listing or the printed commands
+    // (this server trusts local connections, so any password connects).
+    const withPassword = new URL(store);
+    withPassword.password = 'hunter2-secret';
+    const listing = await runInProcess(['doubt', 'shop', '--store', withPassword.toString()], env);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toContain('2 in doubt in postgres://postgres:***@');
+    expect(listing.stderr).toContain("parley doubt shop --store 'postgres://postgres:***@");
+    expect(listing.stdout + listing.stderr).not.toContain('hunter2-secret');
+
     const reverted = await doubt('--applied', undoing);
     expect(reverted.code).toBe(0);
     expect(reverted.stdout).toContain('undid r_sent');
