@@ -29,9 +29,14 @@ type DoubtFlags = {
 };
 
 /** One thing left in doubt: a commit (by its proposal id) or an undo (by its receipt id). */
-type InDoubt =
-  | { kind: 'commit'; id: string; capability: string; summary: string; since: number }
-  | { kind: 'undo'; id: string; capability: string; summary: string; since: number };
+type InDoubt = {
+  kind: 'commit' | 'undo';
+  id: string;
+  capability: string;
+  summary: string;
+  /** When the commit or the undo began (unix seconds). */
+  since: number;
+};
 
 /**
  * `parley doubt SERVICE [DOCUMENT]`: the commits and undos a service's store holds in doubt (an
