@@ -3,7 +3,12 @@
 // holding a commit and an undo left in doubt by an instance that is gone (§4.4, §4.5).
 import { PostgresStore } from '@parley/store-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATABASE_URL, dropSchema, freshSchema } from '../../store-postgres/test/database.js';
+import {
+  DATABASE_URL,
+  dropSchema,
+  freshSchema,
+  withClient,
+} from '../../store-postgres/test/database.js';
 import { runInProcess } from './fixtures/in-process.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
@@ -70,6 +75,22 @@ async function leftInDoubt(): Promise<{ stuck: string; undoing: string }> {
 }
 
 describe('parley doubt --store (PostgreSQL)', () => {
+  it('refuses a schema no store was made in, and does not create it', async () => {
+    const typo = freshSchema();
+    const url = `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}schema=${typo}`;
+    const refused = await runInProcess(['doubt', 'shop', '--store', url], {
+      PARLEY_HOME: folder.home,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `parley: no Parley store at ${url}: parley serve shop makes it when it first starts (or give --data DIR, --store URL)\n`,
+    );
+    const made = await withClient((c) =>
+      c.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [typo]),
+    );
+    expect(made.rowCount).toBe(0);
+  });
+
   it('lists the commit and the undo oldest first, and settles each', async () => {
     const { stuck, undoing } = await leftInDoubt();
     const env = { PARLEY_HOME: folder.home };

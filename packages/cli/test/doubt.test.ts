@@ -1,5 +1,6 @@
 // `parley doubt`: the operator's view of commits and undos left in doubt, and their settling
 // (§4.4, §4.5), against a real `parley serve openapi` child whose upstream's gateway loses answers.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, PetstoreUpstream } from '../../openapi/test/petstore-upstream.js';
@@ -156,8 +157,9 @@ describe('parley doubt', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
       'parley: nothing in doubt has the id p_nope: give a proposal id or a receipt id that parley doubt lists\n',
     );
     expect(await refusal('shop', '--data', join(folder.path, 'nowhere'))).toBe(
-      `parley: no Parley state in ${join(folder.path, 'nowhere')}: parley serve shop keeps it there once it has run (or give --data DIR, --store URL)\n`,
+      `parley: no Parley store at ${join(folder.path, 'nowhere')}: parley serve shop makes it when it first starts (or give --data DIR, --store URL)\n`,
     );
+    expect(existsSync(join(folder.path, 'nowhere'))).toBe(false);
     expect(await refusal('openapi')).toContain('openapi needs a document: parley doubt openapi');
     expect(await refusal('petshop')).toContain('no service "petshop": doubt calendar, shop');
   });

@@ -15,6 +15,9 @@ CREATE TABLE IF NOT EXISTS ${s.id}.parley_schema_version (
   applied_at timestamptz NOT NULL DEFAULT now()
 );`;
 
+/** Whether the version table is there: every schema a Parley store was made in has it. */
+const VERSION_TABLE_EXISTS = 'SELECT to_regclass($1) IS NOT NULL AS found';
+
 const CURRENT_VERSION = (s: SchemaName): string =>
   `SELECT coalesce(max(version), 0)::int AS version FROM ${s.id}.parley_schema_version`;
 
@@ -25,19 +28,29 @@ const RECORD_VERSION = (s: SchemaName): string =>
  * Brings `schema` up to `target` (this code's POSTGRES_SCHEMA_VERSION; a test may ask for an
  * older one): every missing migration, in order, in one transaction under an advisory lock (DDL
  * and the data moves are transactional here: all of them or none). Throws StoreError
- * `schema_too_new` when newer code has migrated the schema. Returns the version.
+ * `schema_too_new` when newer code has migrated the schema; with `existing`, StoreError
+ * `no_store` (and nothing created) when no Parley store was made in it. Returns the version.
  */
 export async function migrate(
   pool: Pool,
   schema: SchemaName,
-  target = POSTGRES_SCHEMA_VERSION,
+  options: { target?: number; existing?: boolean } = {},
 ): Promise<number> {
+  const target = options.target ?? POSTGRES_SCHEMA_VERSION;
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     try {
       await client.query(LOCK_MIGRATIONS, [schema.name]);
+      if (options.existing === true) {
+        const { rows } = await client.query<{ found: boolean }>(VERSION_TABLE_EXISTS, [
+          `${schema.id}.parley_schema_version`,
+        ]);
+        if (rows[0]?.found !== true) {
+          throw new StoreError('no_store', `no Parley store in schema ${schema.name}`);
+        }
+      }
       await client.query(VERSION_TABLE(schema));
       const { rows } = await client.query<{ version: number }>(CURRENT_VERSION(schema));
       const current = rows[0]?.version ?? 0;

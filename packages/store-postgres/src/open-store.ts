@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteStore, type SqliteSynchronous } from '@parley/service';
+import { SQLITE_FILE_NAME, SqliteStore, type SqliteSynchronous } from '@parley/service';
 import { PostgresStore, type PostgresStoreOptions } from './postgres-store.js';
 import { StoreError } from './store-error.js';
 
@@ -18,7 +20,8 @@ const SCHEMA_PARAMETER = 'schema';
  *     parameter picks its schema unless `options.schema` does;
  *   - `sqlite:FOLDER`, `sqlite:///abs/folder`, `file:///abs/folder` or a plain folder path: a
  *     SqliteStore in that folder.
- * Throws StoreError `bad_url` for any other scheme.
+ * Throws StoreError `bad_url` for any other scheme. With `existing`, a folder or schema where no
+ * Parley store was made is StoreError `no_store`, and nothing is created.
  */
 export async function openStore(
   url: string,
@@ -68,6 +71,9 @@ function sqliteFolder(rest: string): string {
 }
 
 async function openSqlite(folder: string, options: OpenStoreOptions): Promise<SqliteStore> {
+  if (options.existing === true && !existsSync(join(folder, SQLITE_FILE_NAME))) {
+    throw new StoreError('no_store', `no Parley store in folder ${folder}`);
+  }
   return new SqliteStore({
     folder,
     ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),

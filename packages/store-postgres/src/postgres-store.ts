@@ -45,6 +45,11 @@ export type PostgresStoreOptions = {
   pool?: Omit<pg.PoolConfig, 'connectionString'>;
   /** Errors of idle pooled connections (the pool drops them); default: a line on stderr. */
   onPoolError?: (error: Error) => void;
+  /**
+   * Open only a schema a Parley store already lives in (an operator's tool reading one): with
+   * none there it throws StoreError `no_store` and creates nothing. Default false: create it.
+   */
+  existing?: boolean;
 };
 
 type CountRow = { n: number };
@@ -76,7 +81,8 @@ export class PostgresStore implements Store {
 
   /**
    * Connects (a `postgres://` URL, or a pool the caller keeps and ends) and migrates the schema
-   * to this code's version before answering. Throws StoreError `bad_schema` or `schema_too_new`.
+   * to this code's version before answering. Throws StoreError `bad_schema` or `schema_too_new`
+   * (and `no_store` with `existing`).
    */
   static async open(
     connection: string | pg.Pool,
@@ -93,7 +99,7 @@ export class PostgresStore implements Store {
       pool.on('error', options.onPoolError ?? reportPoolError);
     }
     try {
-      await migrate(pool, schema);
+      await migrate(pool, schema, { existing: options.existing === true });
     } catch (error) {
       if (ownsPool) await pool.end();
       throw error;

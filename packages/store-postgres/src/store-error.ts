@@ -6,6 +6,8 @@ export const STORE_ERROR_REASONS = [
   'bad_url',
   /** The database was migrated by newer code than this. */
   'schema_too_new',
+  /** Opened with `existing` where no Parley store has been made (a mistyped schema or folder). */
+  'no_store',
   /**
    * A finish or undo step named a receipt, a receipt being undone, or an applying commit, the
    * database does not have.

@@ -1,12 +1,12 @@
 // @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SqliteStore } from '@parley/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, PostgresStore, StoreError } from '../src/index.js';
-import { DATABASE_URL, dropSchema, freshSchema } from './database.js';
+import { DATABASE_URL, dropSchema, freshSchema, withClient } from './database.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -43,6 +43,36 @@ describe('openStore: the store a --store URL names', () => {
     const again = await openStore(url.replace(/^postgres:/, 'postgresql:'));
     expect(await again.data.get('k')).toBe('v');
     await again.close();
+  });
+
+  it('with existing, refuses a schema or folder with no store (no_store) and creates nothing', async () => {
+    const schema = freshSchema();
+    cleanup.push(() => dropSchema(schema));
+    const url = `${DATABASE_URL}?schema=${schema}`;
+    const missing = await openStore(url, { existing: true }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(StoreError);
+    expect(missing).toMatchObject({
+      reason: 'no_store',
+      message: `no Parley store in schema ${schema}`,
+    });
+    const made = await withClient((c) =>
+      c.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema]),
+    );
+    expect(made.rowCount).toBe(0);
+    // Once a store was made there, it opens.
+    await (await openStore(url)).close();
+    const existing = await openStore(url, { existing: true });
+    expect(existing).toBeInstanceOf(PostgresStore);
+    await existing.close();
+
+    const folder = join(tempFolder(), 'data');
+    await expect(openStore(folder, { existing: true })).rejects.toMatchObject({
+      reason: 'no_store',
+      message: `no Parley store in folder ${folder}`,
+    });
+    expect(existsSync(folder)).toBe(false);
+    await (await openStore(folder)).close();
+    await (await openStore(folder, { existing: true })).close();
   });
 
   it('refuses other schemes with StoreError bad_url', async () => {

@@ -53,7 +53,7 @@ const RECEIPTS = [kept, standalone, undone, reversal, undoing].map((r) => r.id);
  * commit) and standalone, one undone, one left undoing, one left applying.
  */
 async function writeVersion1(pool: pg.Pool, schema: string): Promise<void> {
-  await migrate(pool, schemaName(schema), 1);
+  await migrate(pool, schemaName(schema), { target: 1 });
   const client = await pool.connect();
   try {
     const v1 = version1(client, schema);

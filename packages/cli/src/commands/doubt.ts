@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { escapeServiceText, type JsonValue, type Receipt } from '@parley/protocol';
 import {
@@ -6,7 +5,6 @@ import {
   defineService,
   type ReceiptRecord,
   type Service,
-  SQLITE_FILE_NAME,
   type Store,
 } from '@parley/service';
 import type { Command } from 'commander';
@@ -70,7 +68,8 @@ export function registerDoubt(program: Command, cli: Cli): void {
         const settling = settlingOf(flags);
         const name = serviceName(target, document, 'doubt');
         const location = storeLocation(ctx, name, flags);
-        const store = await openServiceStore(name, location);
+        // An operator's look never creates a store where none was (a mistyped folder or schema).
+        const store = await openServiceStore(name, location, true);
         try {
           // Settling needs no capability: the store holds the proposal and the receipt.
           const service = defineService({ id: name, name, trust: [], store });
@@ -121,16 +120,9 @@ function parseResult(text: string): JsonValue {
   }
 }
 
-/** Where the service keeps its state, as `parley serve` chose it; a missing folder is refused. */
+/** Where the service keeps its state, as `parley serve` chose it. */
 function storeLocation(ctx: CliContext, name: string, flags: DoubtFlags): string {
-  if (flags.store !== undefined) return flags.store;
-  const folder = resolve(flags.data ?? join(ctx.home, 'data', name));
-  if (!existsSync(join(folder, SQLITE_FILE_NAME))) {
-    throw new CliError(
-      `no Parley state in ${folder}: parley serve ${name} keeps it there once it has run (or give --data DIR, --store URL)`,
-    );
-  }
-  return folder;
+  return flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name));
 }
 
 /** Everything in doubt, oldest first: commits with their proposal's capability and summary. */

@@ -1,5 +1,5 @@
 import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } from '@parley/service';
-import { openStore } from '@parley/store-postgres';
+import { openStore, StoreError } from '@parley/store-postgres';
 import { type BrowserPolicyOptions, listen, type ParleyServer } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
@@ -129,12 +129,22 @@ export function untilStopped(
 
 /**
  * The store at `location` (a SQLite data folder, or a postgres:// URL), or a one-sentence CliError
- * naming it without its password.
+ * naming it without its password. With `existing`, a store that was never made is refused, not
+ * created (an operator's command reading one).
  */
-export async function openServiceStore(label: string, location: string): Promise<Store> {
+export async function openServiceStore(
+  label: string,
+  location: string,
+  existing = false,
+): Promise<Store> {
   try {
-    return await openStore(location);
+    return await openStore(location, { existing });
   } catch (error) {
+    if (error instanceof StoreError && error.reason === 'no_store') {
+      throw new CliError(
+        `no Parley store at ${redacted(location)}: parley serve ${label} makes it when it first starts (or give --data DIR, --store URL)`,
+      );
+    }
     throw new CliError(
       `cannot open the ${label} store at ${redacted(location)}: ${reasonOf(error)}`,
     );
