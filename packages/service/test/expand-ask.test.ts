@@ -3,6 +3,7 @@
 // dispatch-other) showed were checked by code alone, or not at all.
 import { type AnswerReply, type ErrorReply, publicKeyString } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_HANDLE_TTL_SECONDS } from '../src/index.js';
 import { agentSetup, keys, request, send, T0 } from './harness.js';
 
 const { principal, agent } = await keys();
@@ -40,6 +41,23 @@ describe('§4.6 EXPAND', () => {
     );
     s.clock.advance(24 * 3600);
     expect(said((await send(s.service, bare)).reply)).toBe(
+      'expired: the handle has expired; repeat the original request',
+    );
+  });
+});
+
+describe('§4.6 EXPAND: how long a handle lives', () => {
+  it('expands until the last second of its life (DEFAULT_HANDLE_TTL_SECONDS), not after', async () => {
+    const s = await agentSetup({ principal, agent, trust });
+    const ask = request({ verb: 'ASK', capability: 'acme.list', params: {}, budget: 100 });
+    const handle = ((await send(s.service, await ask)).reply as AnswerReply).more?.[0]?.handle;
+    const expand = async () =>
+      (await send(s.service, await request({ verb: 'EXPAND', handle: handle ?? '' }))).reply;
+    // Like a proposal (`now > expires`), a handle has expired only once its time has passed.
+    s.clock.advance(DEFAULT_HANDLE_TTL_SECONDS);
+    expect((await expand()).kind).toBe('ANSWER');
+    s.clock.advance(1);
+    expect(said(await expand())).toBe(
       'expired: the handle has expired; repeat the original request',
     );
   });

@@ -1,6 +1,7 @@
 import {
   type AnswerReply,
   type ErrorReply,
+  keyPairFromSeed,
   type ProposalsReply,
   publicKeyString,
 } from '@parley/protocol';
@@ -198,6 +199,42 @@ describe('§4.6 EXPAND handles are kept within a bound per pool, oldest out firs
     }
     expect((await expand(mine, true)).kind).toBe('ANSWER');
     expect(await store.getHandle(flood[0] as string)).toBeUndefined();
+  });
+
+  it("an agent's EXPAND keeps the rest in the agent's pool, out of reach of a flood", async () => {
+    const signed = { key: agent, grants: [token], ts: T0 };
+    const asked = (
+      await send(
+        bounded,
+        await request({ verb: 'ASK', capability: 'acme.mine', budget: 20 }, signed),
+      )
+    ).reply;
+    const rest = handleOf(await expand(handleOf(asked), true));
+    for (let i = 0; i < 10; i++) {
+      await send(bounded, await request({ verb: 'ASK', capability: 'acme.list', budget: 20 }));
+    }
+    expect((await expand(rest, true)).kind).toBe('ANSWER');
+  });
+
+  it('a proof alone, or a grant from a principal nobody trusts, shares the unauthenticated pool', async () => {
+    // Each request comes from a key of its own: were every verified key given a pool, fresh
+    // keys would make the service keep a handle each, without bound.
+    const handles: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const key = await keyPairFromSeed(new Uint8Array(32).fill(100 + i));
+      const untrusted = [await grant(mallory, key, BASE_CAVEATS)];
+      const signer = i % 2 === 0 ? { key, ts: T0 } : { key, grants: untrusted, ts: T0 };
+      const reply = (
+        await send(
+          bounded,
+          await request({ verb: 'ASK', capability: 'acme.list', budget: 20 }, signer),
+        )
+      ).reply;
+      handles.push(handleOf(reply));
+    }
+    const kept = [];
+    for (const id of handles) if ((await store.getHandle(id)) !== undefined) kept.push(id);
+    expect(kept).toEqual(handles.slice(-3));
   });
 
   it('repeated EXPANDs of one handle stay in its pool, within the bound', async () => {
