@@ -14,7 +14,10 @@ import { tempFolder } from './fixtures/temp-home.js';
 
 const folder = tempFolder();
 const schema = freshSchema();
-const store = `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+/** This run's database URL, naming a schema. */
+const inSchema = (name: string): string =>
+  `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}schema=${name}`;
+const store = inSchema(schema);
 afterAll(async () => {
   await dropSchema(schema);
   folder.remove();
@@ -77,7 +80,7 @@ async function leftInDoubt(): Promise<{ stuck: string; undoing: string }> {
 describe('parley doubt --store (PostgreSQL)', () => {
   it('refuses a schema no store was made in, and does not create it', async () => {
     const typo = freshSchema();
-    const url = `${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}schema=${typo}`;
+    const url = inSchema(typo);
     const refused = await runInProcess(['doubt', 'shop', '--store', url], {
       PARLEY_HOME: folder.home,
     });

@@ -38,9 +38,10 @@ export function oncePerTurn<T>(read: () => T): () => T {
  * A DataAccess whose reads are parsed once and shared while the data is unchanged: `version`
  * names the state of the committed data (for SQLite, the change stamp of wal-index-stamp.ts,
  * which moves with every commit of any connection, another process's included), and whatever
- * was read under another version is forgotten. Values are deeply frozen, since every read of a key gets
- * the same one; a list is a fresh array (callers may sort it) of frozen entries. Writes go to
- * `base` as they are. Used for the reads outside transactions, which see committed data only.
+ * was read under another version is forgotten. Values are deeply frozen, since every read of a
+ * key gets the same one; a list is a fresh array (callers may sort it) of frozen entries. Writes
+ * go to `base` as they are. Used for the reads outside transactions, which see committed data
+ * only.
  */
 export function sharedReads(base: DataAccess, version: () => unknown): DataAccess {
   let seen: unknown;

@@ -18,6 +18,9 @@ const EXPIRED = {
   autos: 'until < @now',
 } as const;
 
+/** A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's). */
+const UNDOING = "json_extract(undo, '$.state') = 'undoing'";
+
 /** The statements each connection prepares, by name. */
 type ReaderStatement =
   | 'getProposal'
@@ -79,9 +82,8 @@ export function prepareReader(db: Database.Database): ReaderStatements {
        UNION ALL SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE id = @id`,
     ),
     listUndoing: db.prepare(
-      `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE json_extract(undo, '$.state') = 'undoing'
-       UNION ALL
-       SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE json_extract(undo, '$.state') = 'undoing'`,
+      `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE ${UNDOING}
+       UNION ALL SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE ${UNDOING}`,
     ),
     getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
     getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
@@ -129,11 +131,9 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     setReversalUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
     clearCommitUndoing: db.prepare(
       `UPDATE commits SET undo = NULL
-       WHERE receipt_id = ? AND json_extract(undo, '$.state') = 'undoing'`,
+       WHERE receipt_id = ? AND ${UNDOING}`,
     ),
-    clearReversalUndoing: db.prepare(
-      `UPDATE receipts SET undo = NULL WHERE id = ? AND json_extract(undo, '$.state') = 'undoing'`,
-    ),
+    clearReversalUndoing: db.prepare(`UPDATE receipts SET undo = NULL WHERE id = ? AND ${UNDOING}`),
     insertAuto: db.prepare(
       'INSERT INTO autos (key, frame_id, until, proposal_id, reply) VALUES (?, ?, ?, ?, ?)',
     ),

@@ -18,8 +18,9 @@ export type WalIndexStamp = { read(): string; close(): void };
  * first copy while both copies agree. While two reads return the same stamp, no connection
  * committed in between (`PRAGMA data_version`'s answer for every connection at once, without a
  * read lock). When the copies differ (a writer is between its two copies) or the file is shorter
- * than both, the stamp is a value never returned before, so a caller takes the data as changed. Null when the file is not there
- * or holds another format: the caller then asks SQLite (`PRAGMA data_version`).
+ * than both, the stamp is a value never returned before, so a caller takes the data as changed.
+ * Null when the file is not there or holds another format: the caller then asks SQLite
+ * (`PRAGMA data_version`).
  */
 export function walIndexStamp(shmFile: string): WalIndexStamp | null {
   let fd: number;
