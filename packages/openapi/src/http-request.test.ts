@@ -29,15 +29,15 @@ describe('the HTTP request of an operation', () => {
     });
     const { request, values } = buildRequest(
       op,
-      { id: 'a b/c', tags: ['x', 'y'], ids: [1, 2], filter: { color: 'red' } },
+      { id: 'a b:c', tags: ['x', 'y'], ids: [1, 2], filter: { color: 'red' } },
       'http://h/api',
     );
     expect(request).toEqual({
       method: 'GET',
-      url: 'http://h/api/items/a%20b%2Fc?tags=x&tags=y&ids=1%2C2&filter%5Bcolor%5D=red',
+      url: 'http://h/api/items/a%20b%3Ac?tags=x&tags=y&ids=1%2C2&filter%5Bcolor%5D=red',
     });
     expect(values).toEqual({
-      path: { id: 'a b/c' },
+      path: { id: 'a b:c' },
       query: { tags: ['x', 'y'], ids: [1, 2], filter: { color: 'red' } },
       body: null,
     });

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '@parley/protocol';
 import type { Operation } from './operations.js';
+import { fillPath, scalarText } from './path-template.js';
 
 /** An HTTP request exactly as it will be sent, minus credentials and fixed headers. */
 export type HttpRequest = {
@@ -19,7 +20,8 @@ export type RequestValues = {
 };
 
 /**
- * The request an operation sends for validated `params`: path params filled in (simple style),
+ * The request an operation sends for validated `params`: path params filled in (simple style;
+ * one that would change the path is refused with invalid_params, path-template.ts),
  * query params serialized (form style, exploded or not, and deepObject), body fields gathered
  * into one JSON object in the document's order, or the whole `body` param.
  */
@@ -51,13 +53,13 @@ export function buildRequest(
     }
   }
   if (fields !== undefined) values.body = fields;
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    pathSegment(values.path[name] ?? ''),
-  );
   const search = query.toString();
   const request: HttpRequest = {
     method: operation.method.toUpperCase(),
-    url: `${base}${path}${search === '' ? '' : `?${search}`}`,
+    // §5.1: as the URL parser that sends it will read it, so the effect shows what is sent.
+    url: new URL(
+      `${base}${fillPath(operation.path, values.path)}${search === '' ? '' : `?${search}`}`,
+    ).href,
   };
   const sendsBody =
     operation.bodyType !== undefined && (fields !== undefined || values.body !== null);
@@ -70,13 +72,7 @@ export function buildRequest(
 
 /** The same path's resource URL, read before a write and again at commit. */
 export function resourceUrl(operation: Operation, values: RequestValues, base: string): string {
-  return `${base}${operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => pathSegment(values.path[name] ?? ''))}`;
-}
-
-/** OpenAPI `simple` style: lists joined by commas, each part percent-encoded. */
-function pathSegment(value: JsonValue): string {
-  if (Array.isArray(value)) return value.map((v) => encodeURIComponent(scalarText(v))).join(',');
-  return encodeURIComponent(scalarText(value));
+  return new URL(`${base}${fillPath(operation.path, values.path)}`).href;
 }
 
 /** OpenAPI `form` (exploded or not) and `deepObject` query serialization. */
@@ -102,9 +98,4 @@ function appendQuery(
     return;
   }
   query.append(source.name, scalarText(value));
-}
-
-function scalarText(value: JsonValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
