@@ -1,4 +1,5 @@
 import type { JsonValue } from '@parley/protocol';
+import { SecretForms } from './secret-forms.js';
 
 /** What stands in for a credential wherever text leaves the service. */
 export const REDACTED = '***';
@@ -7,34 +8,31 @@ export const REDACTED = '***';
 export type Credentials = { header: string; value: string };
 
 /**
- * Removes every form of the secrets a reply, log line or error could carry: the value itself, the
- * token after its scheme word, and their percent-encodings. Applied to everything that leaves.
+ * Removes every form of the secrets a reply, log line or error could carry (secret-forms.ts):
+ * the secret, the token after its scheme word, for Basic auth the decoded `user:pass` and the
+ * password alone; each raw, escaped, encoded, in base64, base64url or hex, in any letter case.
+ * Applied to everything that leaves (redacted-capability.ts and the service's log).
  */
 export class Redactor {
-  readonly #needles: string[];
+  readonly #forms: SecretForms;
 
   constructor(secrets: readonly string[]) {
-    const forms = new Set<string>();
-    for (const secret of secrets) {
-      for (const part of [secret, secret.replace(/^\S+\s+/, '')]) {
-        if (part.trim() === '') continue;
-        forms.add(part);
-        forms.add(encodeURIComponent(part));
-      }
-    }
-    // Longest first, so a token inside a longer form is not left half-replaced.
-    this.#needles = [...forms].sort((a, b) => b.length - a.length);
+    this.#forms = new SecretForms(secretTexts(secrets));
   }
 
   /** Whether there is anything to hide. */
   get active(): boolean {
-    return this.#needles.length > 0;
+    return !this.#forms.empty;
   }
 
   text(text: string): string {
-    let out = text;
-    for (const needle of this.#needles) out = out.split(needle).join(REDACTED);
-    return out;
+    let out = '';
+    let last = 0;
+    for (const [start, end] of this.#forms.find(text)) {
+      out += `${text.slice(last, start)}${REDACTED}`;
+      last = end;
+    }
+    return last === 0 ? text : out + text.slice(last);
   }
 
   /** A JSON value with the secrets removed from every string and key. */
@@ -64,4 +62,39 @@ export class Redactor {
     }
     return value;
   }
+}
+
+/** A password alone is hidden from this length on: a shorter one would hide common words. */
+export const MIN_PASSWORD_HIDDEN = 8;
+
+/**
+ * The texts that reveal the secrets: each secret, the token after its scheme word (`Bearer T`),
+ * and for `Basic T` the decoded `user:pass` and the password alone (from MIN_PASSWORD_HIDDEN
+ * characters). Only the shortest are kept (a text holding another is hidden once the other is),
+ * so of `user:pass` the user name stays visible.
+ */
+export function secretTexts(secrets: readonly string[]): string[] {
+  const texts: string[] = [];
+  for (const secret of secrets) {
+    texts.push(secret);
+    const scheme = /^(\S+)\s+(\S.*)$/s.exec(secret);
+    if (scheme === null) continue;
+    const token = scheme[2] as string;
+    texts.push(token);
+    if (scheme[1]?.toLowerCase() !== 'basic') continue;
+    const decoded = Buffer.from(token, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) continue;
+    texts.push(decoded);
+    const password = decoded.slice(colon + 1);
+    if (password.length >= MIN_PASSWORD_HIDDEN) texts.push(password);
+  }
+  // The search ignores case (secret-forms.ts), so texts are compared folded.
+  const byFolded = new Map(
+    texts.filter((t) => t.trim() !== '').map((t) => [t.toLowerCase(), t] as const),
+  );
+  const folded = [...byFolded.keys()];
+  return folded
+    .filter((text) => !folded.some((other) => other !== text && text.includes(other)))
+    .map((text) => byFolded.get(text) as string);
 }

@@ -5,6 +5,7 @@ import { loadDocument } from './load-document.js';
 import { OpenApiError } from './openapi-error.js';
 import { type Operation, readOperations, type Skipped } from './operations.js';
 import { type Backend, readCapability } from './read-capability.js';
+import { redactedAsk, redactedIntent } from './redacted-capability.js';
 import { undoPlanOf } from './undo-plan.js';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, Upstream } from './upstream.js';
 import { resolveCredentials } from './upstream-auth.js';
@@ -69,7 +70,6 @@ export async function createOpenApiService(
       base,
       headers: settings.headers,
       credentials,
-      redactor,
       timeoutMs: options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     }),
     redactor,
@@ -89,10 +89,13 @@ export async function createOpenApiService(
   const byOperationId = new Map(operations.map((op) => [op.operationId, op]));
   for (const operation of operations) {
     if (operation.policy === undefined) {
-      service.ask(operation.capability, readCapability(operation, backend));
+      service.ask(operation.capability, redactedAsk(readCapability(operation, backend), redactor));
     } else {
       const undo = undoPlanOf(operation, byOperationId, backend);
-      service.intent(operation.capability, writeCapability(operation, backend, undo));
+      service.intent(
+        operation.capability,
+        redactedIntent(writeCapability(operation, backend, undo), redactor),
+      );
     }
   }
   return { service, upstream: base, operations, skipped };

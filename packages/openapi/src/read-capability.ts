@@ -13,38 +13,35 @@ const HEAD_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified']
 /** The upstream and what keeps its credentials out of every reply. */
 export type Backend = { upstream: Upstream; redactor: Redactor };
 
-/** §4.2: a GET or HEAD as an ask capability; its answer is the upstream's JSON, credentials removed. */
+/** §4.2: a GET or HEAD as an ask capability; its answer is the upstream's JSON. */
 export function readCapability(operation: Operation, backend: Backend): AskDefinition {
   return {
     summary: operation.summary,
     params: operation.params,
     async run(params) {
       const { request } = buildRequest(operation, params, backend.upstream.base);
-      const response = await call(backend, () => backend.upstream.send(request));
+      const response = await call(() => backend.upstream.send(request));
       if (response.status < 200 || response.status >= 300) {
         throw upstreamError(response, request.method, request.url, backend.redactor);
       }
-      if (operation.method === 'head') return backend.redactor.json(headAnswer(response));
+      if (operation.method === 'head') return headAnswer(response);
       if (response.oversize) {
         throw new ParleyError(
           'limit',
           `the upstream's answer to ${request.method} ${pathOf(request.url)} is over 1 MiB; narrow the request`,
         );
       }
-      return backend.redactor.json(response.body ?? { status: response.status });
+      return response.body ?? { status: response.status };
     },
   };
 }
 
 /** Sends, turning a request that got no answer into `unavailable` (§7). */
-export async function call(
-  backend: Backend,
-  send: () => Promise<UpstreamResponse>,
-): Promise<UpstreamResponse> {
+export async function call(send: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
   try {
     return await send();
   } catch (error) {
-    if (error instanceof UpstreamFailure) throw failureError(error, backend.redactor);
+    if (error instanceof UpstreamFailure) throw failureError(error);
     throw error;
   }
 }

@@ -27,7 +27,7 @@ export async function sendOnce(
     response = await backend.upstream.send(request, extraHeaders);
   } catch (error) {
     if (!(error instanceof UpstreamFailure)) throw error;
-    const reason = backend.redactor.text(error.message);
+    const reason = error.message;
     if (error.sent === 'maybe') {
       throw new OutcomeUnknownError(
         `${reason}; it may have been carried out, so it will not be sent again`,

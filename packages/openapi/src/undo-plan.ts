@@ -128,7 +128,7 @@ async function revert(
   const policy = inverse.policy as NonNullable<Operation['policy']>;
   return {
     effects: [requestEffect(policy.effect, request)],
-    result: writeResult(response, backend) as unknown as JsonValue,
+    result: writeResult(response) as unknown as JsonValue,
   };
 }
 

@@ -10,7 +10,7 @@ const DEFAULT_RETRY_SECONDS = 5;
 
 /**
  * §7: an upstream answer that is not 2xx as a typed error whose one sentence names the status,
- * the request and a fitted excerpt of the body (credentials removed):
+ * the request and a fitted excerpt of the body:
  * 400/422 invalid_params, 401 unavailable (the service's own credentials were refused),
  * 403 forbidden, 404/410 not_found, 409/412 conflict, 413/429 limit, 5xx unavailable.
  */
@@ -21,8 +21,9 @@ export function upstreamError(
   redactor: Redactor,
 ): ParleyError {
   const status = `HTTP ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
+  // Redacted before it is cut, so no part of a credential is left at the cut.
   const excerpt = fittedExcerpt(redactor.text(response.text));
-  const message = `the upstream answered ${status} to ${method} ${redactor.text(pathOf(url))}${excerpt === '' ? '' : `: ${excerpt}`}`;
+  const message = `the upstream answered ${status} to ${method} ${pathOf(url)}${excerpt === '' ? '' : `: ${excerpt}`}`;
   const code = codeOf(response.status);
   const retry =
     code === 'unavailable' || response.status === 429
@@ -36,9 +37,9 @@ export function upstreamError(
   return new ParleyError(code, message, retry === undefined ? {} : { retry });
 }
 
-/** §7: a request that got no answer is `unavailable` (credentials removed from the reason). */
-export function failureError(failure: UpstreamFailure, redactor: Redactor): ParleyError {
-  return new ParleyError('unavailable', redactor.text(failure.message), {
+/** §7: a request that got no answer is `unavailable`. */
+export function failureError(failure: UpstreamFailure): ParleyError {
+  return new ParleyError('unavailable', failure.message, {
     retry: DEFAULT_RETRY_SECONDS,
   });
 }

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@parley/protocol';
-import type { Credentials, Redactor } from './credentials.js';
+import type { Credentials } from './credentials.js';
 import type { HttpRequest } from './http-request.js';
 import { failureOf, UpstreamFailure } from './upstream-failure.js';
 
@@ -31,7 +31,6 @@ export type UpstreamOptions = {
   /** Sent with every request (the document's `x-parley-headers`). */
   headers: Record<string, string>;
   credentials: Credentials | undefined;
-  redactor: Redactor;
   timeoutMs: number;
 };
 

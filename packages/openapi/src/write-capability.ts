@@ -25,7 +25,7 @@ export type WriteAction = {
   before: JsonValue | null;
 };
 
-/** What a committed write answers: the upstream's status and body, credentials removed. */
+/** What a committed write answers: the upstream's status and body. */
 export type WriteResult = { status: number; body?: JsonValue; headers?: Record<string, string> };
 
 /**
@@ -76,7 +76,7 @@ async function proposalOf(
   let before: JsonValue | null = null;
   if (operation.readable) {
     const url = resourceUrl(operation, values, base);
-    const read = await call(backend, () => backend.upstream.send({ method: 'GET', url }));
+    const read = await call(() => backend.upstream.send({ method: 'GET', url }));
     version = versionOf(url, read);
     const creates = operation.method === 'put' && version.absent;
     if (!creates && (read.status < 200 || read.status >= 300)) {
@@ -86,16 +86,13 @@ async function proposalOf(
   }
   const draft: ProposalDraft = {
     summary: `${operation.summary}: ${request.method} ${pathOf(request.url)}`,
-    effects: [
-      requestEffect(policy.effect, request),
-      ...fieldChanges(request, backend.redactor.json(before), version),
-    ],
+    effects: [requestEffect(policy.effect, request), ...fieldChanges(request, before, version)],
     cost: policy.cost,
     risk: policy.risk,
     undoWindow: undo?.window ?? null,
     action: { request, values, version, before: undo?.readsBefore === true ? before : null },
   };
-  if (before !== null) draft.data = { current: backend.redactor.json(before) };
+  if (before !== null) draft.data = { current: before };
   return draft;
 }
 
@@ -136,9 +133,7 @@ async function commitWrite(
 ): Promise<JsonValue> {
   const { request, version } = action;
   if (version !== null) {
-    const now = await call(backend, () =>
-      backend.upstream.send({ method: 'GET', url: version.url }),
-    );
+    const now = await call(() => backend.upstream.send({ method: 'GET', url: version.url }));
     if (!sameVersion(version, versionOf(version.url, now))) {
       throw new ParleyError(
         'conflict',
@@ -148,18 +143,18 @@ async function commitWrite(
     }
   }
   const response = await sendOnce(backend, request, ifMatchOf(version));
-  return writeResult(response, backend);
+  return writeResult(response);
 }
 
-/** The receipt's result: status and body (credentials removed), and the Location if any. */
-export function writeResult(response: UpstreamResponse, backend: Backend): WriteResult {
+/** The receipt's result: status and body, and the Location if any. */
+export function writeResult(response: UpstreamResponse): WriteResult {
   const result: WriteResult = { status: response.status };
   const body = response.oversize
     ? `(${response.text.length} characters and more, not kept)`
     : response.body;
-  if (body !== null) result.body = backend.redactor.json(body);
+  if (body !== null) result.body = body;
   const location = response.headers.get('location');
-  if (location !== null) result.headers = { location: backend.redactor.text(location) };
+  if (location !== null) result.headers = { location };
   return result;
 }
 
