@@ -83,6 +83,13 @@ describe('parley serve openapi (issue 14)', { timeout: CHILD_TEST_TIMEOUT_MS }, 
 
     const undo = await parley('undo', url, receipt);
     expect(undo.code).toBe(0);
+    expect(undo.stderr).toBe(
+      [
+        `… checking ${BASE_PATH}/pet/${created?.id} is as the commit left it (25%)`,
+        `… sending DELETE ${BASE_PATH}/pet/${created?.id} (50%)`,
+        '',
+      ].join('\n'),
+    );
     expect(upstream.received.at(-1)).toMatchObject({
       method: 'DELETE',
       url: `${BASE_PATH}/pet/${created?.id}`,
@@ -98,6 +105,47 @@ describe('parley serve openapi (issue 14)', { timeout: CHILD_TEST_TIMEOUT_MS }, 
     expect(commit.code).toBe(1);
     expect(commit.stdout).toContain(`✗ conflict: ${BASE_PATH}/pet/1 changed at the upstream`);
     expect(upstream.pets.has(1)).toBe(true);
+    // Progress says what happened: the pet was read again, and the DELETE never sent.
+    expect(commit.stderr).toBe(`… checking ${BASE_PATH}/pet/1 is as proposed (25%)\n`);
+  });
+
+  it('§6.6: a COMMIT that needs consent sends nothing, and its progress says nothing was sent', async () => {
+    // Another agent of the same principal, whose grant stops at low risk.
+    const other = tempFolder();
+    const otherEnv = { PARLEY_HOME: other.home };
+    try {
+      await runCli(['keys', 'init'], otherEnv);
+      const grant = await runCli(
+        [
+          'grant',
+          '--principal',
+          join(folder.home, 'principal.key'),
+          '--svc',
+          'petstore.swagger.io',
+          '--can',
+          'petstore.*',
+          '--risk',
+          'low',
+        ],
+        otherEnv,
+      );
+      expect(grant.code).toBe(0);
+      const intent = await runCli(
+        ['intent', url, 'petstore.addPet', 'name=Quill', 'photoUrls:=[]'],
+        otherEnv,
+      );
+      const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
+      const posts = upstream.received.filter((r) => r.method === 'POST').length;
+      const commit = await runCli(['commit', url, proposal], otherEnv);
+      printed.push(commit.stdout, commit.stderr);
+      expect(commit.code).toBe(3);
+      expect(commit.stdout).toContain('consent_required');
+      expect(commit.stderr).toMatch(/^The principal must approve this at their terminal:\n/);
+      expect(commit.stderr).not.toContain('sending');
+      expect(upstream.received.filter((r) => r.method === 'POST')).toHaveLength(posts);
+    } finally {
+      other.remove();
+    }
   });
 
   it('upstream errors print as typed errors with the status and the body, the key hidden', async () => {

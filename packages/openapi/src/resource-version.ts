@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { type Backend, call } from './read-capability.js';
 import type { UpstreamResponse } from './upstream.js';
+import { upstreamError } from './upstream-error.js';
 
 /**
  * What a write's resource looked like when the proposal was made, so a COMMIT can tell whether
@@ -23,6 +25,19 @@ export function versionOf(url: string, response: UpstreamResponse): ResourceVers
     etag: response.headers.get('etag'),
     digest: createHash('sha256').update(response.text).digest('base64url'),
   };
+}
+
+/**
+ * Reads the resource at `url` as it is now. Absent (404, 410) is a version too; any other answer
+ * that is not 2xx is the upstream's error (a 5xx is `unavailable`, not a change).
+ */
+export async function readVersion(backend: Backend, url: string): Promise<ResourceVersion> {
+  const read = await call(() => backend.upstream.send({ method: 'GET', url }));
+  const version = versionOf(url, read);
+  if (!version.absent && (read.status < 200 || read.status >= 300)) {
+    throw upstreamError(read, 'GET', url, backend.redactor);
+  }
+  return version;
 }
 
 /** Whether two reads saw the same resource: same ETag when both have one, else the same body. */

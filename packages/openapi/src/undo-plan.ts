@@ -1,6 +1,7 @@
-import { type JsonObject, type JsonValue, ParleyError, type Receipt } from '@parley/protocol';
-import type { RevertOutcome } from '@parley/service';
-import { buildRequest } from './http-request.js';
+import { type JsonObject, type JsonValue, ParleyError } from '@parley/protocol';
+import type { ApplyContext, RevertContext, RevertOutcome } from '@parley/service';
+import { buildRequest, type HttpRequest, type RequestValues, resourceUrl } from './http-request.js';
+import { holdLeft, keepLeft } from './left-state.js';
 import { OpenApiError } from './openapi-error.js';
 import type { Operation, ParamSource } from './operations.js';
 import type { Backend } from './read-capability.js';
@@ -12,6 +13,7 @@ import {
   readsBefore,
 } from './runtime-expression.js';
 import { sendOnce } from './send-once.js';
+import { pathOf } from './upstream.js';
 import {
   requestEffect,
   type WriteAction,
@@ -24,7 +26,10 @@ export type UndoPlan = {
   window: number;
   /** The undo reads the resource as it was before the commit (`$before.body`). */
   readsBefore: boolean;
-  revert(action: WriteAction, receipt: Receipt): Promise<RevertOutcome>;
+  /** After the COMMIT: keeps the state of what the inverse request would act on (left-state.ts). */
+  keepLeft(action: WriteAction, result: WriteResult, ctx: ApplyContext): Promise<void>;
+  /** §4.5: sends the inverse request, once what it acts on is checked to be as the commit left it. */
+  revert(action: WriteAction, ctx: RevertContext): Promise<RevertOutcome>;
 };
 
 /** The receipt header an undo may read: the URL of what a POST created. */
@@ -84,23 +89,62 @@ export function undoPlanOf(
       throw new OpenApiError(`${where}: of the answer's headers only Location is kept for an undo`);
     }
   }
+  const inverseOf = (action: WriteAction, result: Partial<WriteResult>) =>
+    inverseRequest(inverse, mapping, spec.requestBody, action, result, backend.upstream.base);
   return {
     window: spec.window,
     readsBefore: before,
-    revert: (action, receipt) =>
-      revert(inverse, mapping, spec.requestBody, action, receipt, backend),
+    async keepLeft(action, result, ctx) {
+      if (!inverse.readable) return;
+      const built = inverseOf(action, result);
+      if (typeof built === 'string') return;
+      await keepLeft(
+        backend,
+        ctx.data,
+        ctx.proposal.id,
+        resourceUrl(inverse, built.values, backend.upstream.base),
+      );
+    },
+    async revert(action, ctx) {
+      const { receipt } = ctx;
+      const built = inverseOf(action, (receipt.result ?? {}) as Partial<WriteResult>);
+      if (typeof built === 'string')
+        throw new ParleyError('conflict', `cannot undo ${receipt.id}: ${built}`);
+      const { request, values } = built;
+      // §4.5: only over the state the commit left, as a COMMIT only over the state proposed.
+      const ifMatch = inverse.readable
+        ? await holdLeft(
+            backend,
+            ctx.data,
+            receipt,
+            resourceUrl(inverse, values, backend.upstream.base),
+            ctx.progress,
+          )
+        : {};
+      ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
+      // An inverse request that may have been carried out is never sent a second time.
+      const response = await sendOnce(backend, request, ifMatch);
+      const policy = inverse.policy as NonNullable<Operation['policy']>;
+      return {
+        effects: [requestEffect(policy.effect, request)],
+        result: writeResult(response) as unknown as JsonValue,
+      };
+    },
   };
 }
 
-async function revert(
+/**
+ * The inverse request for a committed write and its answer, or why it cannot be made: a
+ * required param whose expression has no value, or a path param that would change the path.
+ */
+function inverseRequest(
   inverse: Operation,
   mapping: ReadonlyMap<string, Expression>,
   requestBody: Expression | undefined,
   action: WriteAction,
-  receipt: Receipt,
-  backend: Backend,
-): Promise<RevertOutcome> {
-  const result = (receipt.result ?? {}) as Partial<WriteResult>;
+  result: Partial<WriteResult>,
+  base: string,
+): { request: HttpRequest; values: RequestValues } | string {
   const context: ExpressionContext = {
     request: action.values,
     response: { body: result.body ?? null, header: result.headers ?? {} },
@@ -111,25 +155,22 @@ async function revert(
     const value = evaluateExpression(expression, context);
     if (value === undefined) {
       if (!isRequired(inverse, name)) continue;
-      throw new ParleyError(
-        'conflict',
-        `cannot undo ${receipt.id}: ${inverse.operationId}'s ${name} comes from ${expressionText(expression)}, which has no value`,
-      );
+      return `${inverse.operationId}'s ${name} comes from ${expressionText(expression)}, which has no value`;
     }
     params[name] = value as JsonValue;
   }
-  const { request } = buildRequest(inverse, params, backend.upstream.base);
-  if (requestBody !== undefined) {
-    request.body = JSON.stringify(evaluateExpression(requestBody, context) ?? null);
-    request.bodyType = inverse.bodyType ?? 'application/json';
+  let built: { request: HttpRequest; values: RequestValues };
+  try {
+    built = buildRequest(inverse, params, base);
+  } catch (error) {
+    if (error instanceof ParleyError) return error.message;
+    throw error;
   }
-  // §4.5: an inverse request that may have been carried out is never sent a second time.
-  const response = await sendOnce(backend, request);
-  const policy = inverse.policy as NonNullable<Operation['policy']>;
-  return {
-    effects: [requestEffect(policy.effect, request)],
-    result: writeResult(response) as unknown as JsonValue,
-  };
+  if (requestBody !== undefined) {
+    built.request.body = JSON.stringify(evaluateExpression(requestBody, context) ?? null);
+    built.request.bodyType = inverse.bodyType ?? 'application/json';
+  }
+  return built;
 }
 
 function fromRequest(source: ParamSource): Expression {

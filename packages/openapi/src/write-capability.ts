@@ -5,11 +5,17 @@ import {
   type JsonValue,
   ParleyError,
 } from '@parley/protocol';
-import type { IntentDefinition, ProposalDraft } from '@parley/service';
+import type { ApplyContext, IntentDefinition, ProposalDraft } from '@parley/service';
 import { buildRequest, type HttpRequest, type RequestValues, resourceUrl } from './http-request.js';
 import type { Operation } from './operations.js';
 import { type Backend, call } from './read-capability.js';
-import { ifMatchOf, type ResourceVersion, sameVersion, versionOf } from './resource-version.js';
+import {
+  ifMatchOf,
+  type ResourceVersion,
+  readVersion,
+  sameVersion,
+  versionOf,
+} from './resource-version.js';
 import { sendOnce } from './send-once.js';
 import type { UndoPlan } from './undo-plan.js';
 import { pathOf, type UpstreamResponse } from './upstream.js';
@@ -33,7 +39,8 @@ export type WriteResult = { status: number; body?: JsonValue; headers?: Record<s
  * exact request COMMIT sends (method, URL and body) as its first effect, plus the scalar fields a
  * body changes on a resource it could read; risk, cost and undo come from the document. COMMIT
  * re-reads that resource and refuses with `conflict` if it changed (§5.1), then sends the request
- * with If-Match when the upstream gave a strong ETag.
+ * with If-Match when the upstream gave a strong ETag; with an undo, it then reads what the undo
+ * would act on, for the UNDO to check (left-state.ts).
  */
 export function writeCapability(
   operation: Operation,
@@ -52,14 +59,10 @@ export function writeCapability(
     async plan(params) {
       return [await proposalOf(operation, params, backend, undo)];
     },
-    apply: (action, ctx) => {
-      const { request } = action as WriteAction;
-      ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
-      return commitWrite(action as WriteAction, backend, operation.capability);
-    },
+    apply: (action, ctx) => commitWrite(action as WriteAction, backend, operation, undo, ctx),
   };
   if (undo !== undefined)
-    definition.revert = (action, ctx) => undo.revert(action as WriteAction, ctx.receipt);
+    definition.revert = (action, ctx) => undo.revert(action as WriteAction, ctx);
   return definition;
 }
 
@@ -125,25 +128,32 @@ function fieldChanges(
   return effects;
 }
 
-/** §4.4: the COMMIT of a write; anything that may have reached the upstream is never resent. */
+/**
+ * §4.4: the COMMIT of a write; anything that may have reached the upstream is never resent.
+ * Progress says what happens: the check, then `sending` only once the request is about to go.
+ */
 async function commitWrite(
   action: WriteAction,
   backend: Backend,
-  capability: string,
+  operation: Operation,
+  undo: UndoPlan | undefined,
+  ctx: ApplyContext,
 ): Promise<JsonValue> {
   const { request, version } = action;
   if (version !== null) {
-    const now = await call(() => backend.upstream.send({ method: 'GET', url: version.url }));
-    if (!sameVersion(version, versionOf(version.url, now))) {
+    ctx.progress(`checking ${pathOf(version.url)} is as proposed`, 0.25);
+    if (!sameVersion(version, await readVersion(backend, version.url))) {
       throw new ParleyError(
         'conflict',
         `${pathOf(version.url)} changed at the upstream since this proposal was made; re-run the INTENT to see it as it is now`,
-        { fix: [{ say: `INTENT ${capability} again with the same params` }] },
+        { fix: [{ say: `INTENT ${operation.capability} again with the same params` }] },
       );
     }
   }
-  const response = await sendOnce(backend, request, ifMatchOf(version));
-  return writeResult(response);
+  ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
+  const result = writeResult(await sendOnce(backend, request, ifMatchOf(version)));
+  if (undo !== undefined) await undo.keepLeft(action, result, ctx);
+  return result;
 }
 
 /** The receipt's result: status and body, and the Location if any. */

@@ -34,8 +34,9 @@ export class PetstoreUpstream {
   /** The next request is recorded and never answered (a lost answer). */
   stallNext = false;
   /**
-   * A gateway in front of the API fails the next request with this status (502 or 504): after
-   * the API carried it out (`reached`: the answer was lost), or before it got there.
+   * A gateway in front of the API fails the next write (any request but a GET) with this status
+   * (502 or 504): after the API carried it out (`reached`: the answer was lost), or before it
+   * got there. Reads before the write (a COMMIT's or an UNDO's check) pass.
    */
   gatewayNext: { status: number; reached: boolean } | undefined;
   /** Whether pets carry ETags. */
@@ -97,8 +98,8 @@ export class PetstoreUpstream {
       this.stallNext = false;
       return;
     }
-    const gateway = this.gatewayNext;
-    this.gatewayNext = undefined;
+    const gateway = req.method === 'GET' ? undefined : this.gatewayNext;
+    if (gateway !== undefined) this.gatewayNext = undefined;
     if (gateway?.reached === false) return gatewayFailure(res, gateway.status);
     const key = req.headers.api_key;
     const send = (status: number, value: unknown, headers: Record<string, string> = {}): void => {

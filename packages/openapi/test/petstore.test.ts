@@ -148,10 +148,14 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
     const before = upstream.received.length;
     const receipt = seen(await client.commit(proposal)).receipt;
     const sent = upstream.received.slice(before);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ method: 'POST', url: `${BASE_PATH}/pet`, body });
-    expect(sent[0]?.headers['content-type']).toBe('application/json');
     const id = (receipt.result as { body: { id: number } }).body.id;
+    // The request shown, then a read of what its undo would delete (§4.5, left-state.ts).
+    expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `POST ${BASE_PATH}/pet`,
+      `GET ${BASE_PATH}/pet/${id}`,
+    ]);
+    expect(sent[0]).toMatchObject({ body });
+    expect(sent[0]?.headers['content-type']).toBe('application/json');
     expect(upstream.pets.get(id)?.name).toBe('Nova');
 
     const undone = seen(await client.undo(receipt)).receipt;
@@ -163,7 +167,58 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
       method: 'DELETE',
       url: `${BASE_PATH}/pet/${id}`,
     });
+    // Sent over the ETag it checked, so a change after the check is refused by the upstream.
+    expect(upstream.received.at(-1)?.headers['if-match']).toBe(`"pet-${id}-v1"`);
     expect(upstream.pets.has(id)).toBe(false);
+  });
+
+  it("§4.5: an UNDO over someone else's later change is refused with conflict, and nothing is sent", async () => {
+    const receipt = seen(
+      await client.commit(await propose('petstore.addPet', { name: 'Mine', photoUrls: [] })),
+    ).receipt;
+    const id = (receipt.result as { body: { id: number } }).body.id;
+    // Another client of the API renames the pet after the COMMIT.
+    upstream.touchPet(id, { name: 'Theirs' });
+    const before = upstream.received.length;
+    const error = await refused(client.undo(receipt));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toBe(
+      `${BASE_PATH}/pet/${id} changed at the upstream since ${receipt.id} was committed; undoing it now would overwrite that change, so nothing was sent`,
+    );
+    expect(upstream.received.slice(before).map((r) => r.method)).toEqual(['GET']);
+    expect(upstream.pets.get(id)?.name).toBe('Theirs');
+    // Refused, not begun: the undo is neither in doubt nor used up, and is refused again.
+    expect((await built.service.listUndoInDoubt()).map((u) => u.receipt.id)).not.toContain(
+      receipt.id,
+    );
+    expect((await refused(client.undo(receipt))).message).toBe(error.message);
+  });
+
+  it("§4.5: a change between the UNDO's check and its request is refused by the upstream (412 → conflict)", async () => {
+    const receipt = seen(
+      await client.commit(await propose('petstore.addPet', { name: 'Racy', photoUrls: [] })),
+    ).receipt;
+    const id = (receipt.result as { body: { id: number } }).body.id;
+    upstream.changeAfterNextRead = { id, change: { status: 'sold' } };
+    const error = await refused(client.undo(receipt));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('HTTP 412');
+    expect(upstream.pets.get(id)).toMatchObject({ name: 'Racy', status: 'sold' });
+  });
+
+  it('§4.5: an UNDO that puts a user back is refused over a later change to the user (no ETag: by body)', async () => {
+    const ana = { username: 'bea', email: 'bea@example.com' };
+    upstream.users.set('bea', ana);
+    const change = await propose('petstore.updateUser', {
+      username: 'bea',
+      body: { username: 'bea', email: 'bea@new.example' },
+    });
+    const receipt = seen(await client.commit(change)).receipt;
+    upstream.users.set('bea', { username: 'bea', email: 'bea@new.example', phone: '2' });
+    const puts = upstream.received.filter((r) => r.method === 'PUT').length;
+    expect((await refused(client.undo(receipt))).code).toBe('conflict');
+    expect(upstream.received.filter((r) => r.method === 'PUT')).toHaveLength(puts);
+    expect(upstream.users.get('bea')).toMatchObject({ phone: '2' });
   });
 
   it('a proposal that changes a resource it can read declares the fields, from → to, and the current state', async () => {
