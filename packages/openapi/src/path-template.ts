@@ -1,9 +1,12 @@
 import { type JsonObject, type JsonValue, ParleyError } from '@parley/protocol';
+import { quoteInput } from '@parley/service';
 
 const PARAM = /\{([^}]+)\}/g;
 /** Percent-escapes (runs of `%XX`, and IIS's `%uXXXX`), which an upstream may decode. */
 const ESCAPES = /(?:%[0-9a-f]{2})+|%u[0-9a-f]{4}/gi;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Decodings looked through; escapes nested deeper are refused, not decoded without end. */
+const MAX_DECODINGS = 4;
 
 /**
  * An operation's path with its path params filled in, OpenAPI `simple` style (lists joined by
@@ -68,17 +71,16 @@ function dotSegmentIn(text: string): Problem | undefined {
 /**
  * The text, each decoding of it until nothing changes, and each of those NFKC-normalised (which
  * turns `．` into `.`); undefined when an escape decodes to bytes that are not UTF-8 (overlong
- * forms of `.` and `/` among them).
+ * forms of `.` and `/` among them) or escapes are nested more than MAX_DECODINGS deep.
  */
 function decodedForms(text: string): string[] | undefined {
   const forms = [text];
-  let current = text;
-  for (;;) {
-    const next = percentDecoded(current);
+  for (let round = 0; ; round++) {
+    const next = percentDecoded(forms.at(-1) as string);
     if (next === undefined) return undefined;
-    if (next === current) break;
+    if (next === forms.at(-1)) break;
+    if (round === MAX_DECODINGS) return undefined;
     forms.push(next);
-    current = next;
   }
   return forms.flatMap((form) => [form, form.normalize('NFKC')]);
 }
@@ -100,22 +102,24 @@ function percentDecoded(text: string): string | undefined {
 
 /** §7 invalid_params naming the params, their values (cut short) and what is wrong. */
 function refusal(names: string[], values: JsonObject, problem: Problem): ParleyError {
-  const shown = names.map((name) => {
-    const text = JSON.stringify(values[name] ?? '');
-    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
-  });
+  const shown = names.map((name) => quoteInput(values[name] ?? ''));
   const one = names.length === 1;
   const subject = `the path parameter${one ? '' : 's'} ${names.join(' and ')} (${shown.join(', ')})`;
-  const verb = problem === 'escapes' ? (one ? 'has' : 'have') : one ? 'makes' : 'make';
-  return new ParleyError('invalid_params', `${subject} ${verb} ${PROBLEMS[problem]}`);
+  const [singular, plural, what] = PROBLEMS[problem];
+  return new ParleyError('invalid_params', `${subject} ${one ? singular : plural} ${what}`);
 }
 
 type Problem = 'slash' | 'dot' | 'empty' | 'escapes';
-const PROBLEMS: Record<Problem, string> = {
-  slash: 'a slash or backslash (once decoded), which would change which path is requested',
-  dot: 'a dot segment (once decoded), which would change which path is requested',
-  empty: 'an empty path segment, which would change which path is requested',
-  escapes: 'percent-escapes that are not UTF-8, which an upstream may decode to a dot or a slash',
+const CHANGES = 'which would change which path is requested';
+const PROBLEMS: Record<Problem, [string, string, string]> = {
+  slash: ['holds', 'hold', `a slash or backslash (once decoded), ${CHANGES}`],
+  dot: ['makes', 'make', `a dot segment (once decoded), ${CHANGES}`],
+  empty: ['makes', 'make', `an empty path segment, ${CHANGES}`],
+  escapes: [
+    'has',
+    'have',
+    `percent-escapes that are not UTF-8 or are nested over ${MAX_DECODINGS} deep, which an upstream may decode to a dot or a slash`,
+  ],
 };
 
 export function scalarText(value: JsonValue | undefined): string {

@@ -10,7 +10,7 @@ import { UpstreamFailure } from './upstream-failure.js';
 /** Response headers a HEAD answers with: what a client reads HEAD for. */
 const HEAD_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified'] as const;
 
-/** The upstream and what keeps its credentials out of every reply. */
+/** The upstream, and the redactor an error's excerpt of its answer passes before it is cut. */
 export type Backend = { upstream: Upstream; redactor: Redactor };
 
 /** §4.2: a GET or HEAD as an ask capability; its answer is the upstream's JSON. */
