@@ -6,16 +6,17 @@ import { reportOutcome } from './network-report.js';
 import { readOptionsFile } from './options-file.js';
 import { readRosterFile } from './roster-file.js';
 import { tokenFromEnv } from './token-env.js';
-import { normalUrl, readTokensFile } from './tokens-file.js';
+import { normalUrl, readTokensFiles } from './tokens-file.js';
 
 export type RunFlags = {
   options: string;
   roster?: string;
   tokenEnv?: string;
-  tokens?: string;
+  tokens: string[];
   timeout: string;
   concurrency: string;
   protocol?: string;
+  requireSession?: boolean;
   receipt?: string;
   json?: boolean;
 };
@@ -39,12 +40,19 @@ export async function runDecision(
   const { title, options } = await readOptionsFile(flags.options);
   const roster = flags.roster === undefined ? undefined : await readRosterFile(flags.roster);
   const token = tokenFromEnv(env, flags.tokenEnv);
-  const tokens =
-    flags.tokens === undefined ? new Map<string, string>() : await readTokensFile(flags.tokens);
+  const tokens = await readTokensFiles(flags.tokens);
   const timeoutMs = positive(flags.timeout, '--timeout');
   const concurrency = positive(flags.concurrency, '--concurrency');
   if (flags.protocol !== undefined && flags.protocol !== '0.1') {
     throw new CliError('--protocol takes 0.1 (plain verdict/0.1, as with a Python coordinator)');
+  }
+  const required = flags.requireSession === true ? true : (roster?.requireSession ?? []);
+  if (flags.protocol !== undefined && (required === true || required.length > 0)) {
+    const source =
+      required === true ? '--require-session' : `${flags.roster} (for ${required.join(', ')})`;
+    throw new CliError(
+      `--protocol 0.1 has no sessions, but ${source} requires session-bound verdicts`,
+    );
   }
   let outcome: NetworkOutcome;
   try {
@@ -56,7 +64,8 @@ export async function runDecision(
       options,
       {
         ...(title === null ? {} : { title }),
-        ...(roster === undefined ? {} : { roster }),
+        ...(roster === undefined ? {} : { roster: roster.keys }),
+        requireSession: required,
         timeoutMs,
         concurrency,
         ...(flags.protocol === undefined ? {} : { protocol: PROTOCOL_V1 }),
