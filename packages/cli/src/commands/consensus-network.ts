@@ -66,7 +66,7 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
   group
     .command('run')
     .description('decide across delegates: the decision, the blocked options, the receipt')
-    .argument('<url...>', "each delegate's address, http://host:port")
+    .argument('[url...]', "each delegate's address, http://host:port (default: the --tokens URLs)")
     .requiredOption('--options <file>', 'the shared options: a JSON list, or {title, options}')
     .option(
       '--roster <file>',

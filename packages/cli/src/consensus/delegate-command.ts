@@ -159,11 +159,15 @@ function describe(
       ? 'answers outside sessions too (verdict/0.1): nothing fixes which options it is asked about\n'
       : 'answers only in sessions: each fixes its options at the start and gets one answer for each\n',
   );
-  ctx.err(
+  const holder =
     rate === null
-      ? 'no rate limit for the token holder\n'
-      : `at most ${flags.rate.replace('/', ' answers every ')} seconds to the token holder, from all its addresses together\n`,
-  );
+      ? 'no limit for the token holder'
+      : `at most ${flags.rate.replace('/', ' answers every ')} s to the token holder`;
+  const failed =
+    flags.failedRate === 'off'
+      ? 'no limit for wrong tokens'
+      : `${flags.failedRate.replace('/', ' every ')} s to a wrong or missing token`;
+  ctx.err(`${holder}, ${failed}, each counted from all addresses together\n`);
   if (flags.rosterOut !== undefined) {
     ctx.err(
       `wrote your roster entry to ${flags.rosterOut}: give it to the coordinator and everyone who verifies\n`,

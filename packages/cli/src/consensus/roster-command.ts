@@ -52,11 +52,13 @@ export async function runRoster(
   // With the roster on stdout, what a person reads goes to stderr.
   const say = flags.out === undefined ? ctx.err : ctx.out;
   say(`${flags.out === undefined ? 'Roster' : `Wrote ${flags.out}`}: ${owners.size} owners\n`);
+  const width = Math.max(...[...owners.keys()].map((o) => o.length));
   for (const [owner, { entry, from, fetched }] of owners) {
     const key = publicKeyString(Buffer.from(entry.key, 'hex'));
     const sessions = entry.require_session ? 'sessions required' : 'verdict/0.1 accepted';
     const origin = fetched ? `fetched from ${from}: compare it with ${owner}` : `from ${from}`;
-    say(`  ${escapeServiceText(owner)}  ${key}  ${sessions}  (${escapeServiceText(origin)})\n`);
+    const name = escapeServiceText(owner.padEnd(width));
+    say(`  ${name}  ${key}  ${sessions}  (${escapeServiceText(origin)})\n`);
   }
   if ([...owners.values()].some((c) => c.fetched)) say(`${TRUST_NOTE}\n`);
   return EXIT.ok;

@@ -1,5 +1,10 @@
 import { ConsensusError } from '@parley/consensus';
-import { type NetworkOutcome, PROTOCOL_V1, runAcrossDelegates } from '@parley/consensus/net';
+import {
+  type NetworkOutcome,
+  PROTOCOL_V1,
+  runAcrossDelegates,
+  WIRE_ERRORS,
+} from '@parley/consensus/net';
 import type { CliContext } from '../cli-context.js';
 import { CliError, type ExitCode } from '../cli-error.js';
 import { reportOutcome } from './network-report.js';
@@ -22,16 +27,22 @@ export type RunFlags = {
 };
 
 /**
- * `parley consensus run URL... --options FILE`: the coordinator. Asks every delegate about every
- * option and prints the decision, the options a red line blocked (never whose), and the receipt;
- * or, when a delegate fails, which one and how (exit 1, no receipt).
+ * `parley consensus run [URL...] --options FILE`: the coordinator. Asks every delegate (the URLs,
+ * or without them every URL of the `--tokens` files) about every option and prints the decision,
+ * the options a red line blocked (never whose), and the receipt; or, when a delegate fails, which
+ * one and how (exit 1, no receipt).
  */
 export async function runDecision(
   ctx: CliContext,
   env: NodeJS.ProcessEnv,
-  urls: readonly string[],
+  given: readonly string[],
   flags: RunFlags,
 ): Promise<ExitCode> {
+  const tokens = await readTokensFiles(flags.tokens);
+  const urls = given.length > 0 ? given : [...tokens.keys()];
+  if (urls.length === 0) {
+    throw new CliError("give each delegate's URL, or --tokens files that name them");
+  }
   for (const url of urls) {
     if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) {
       throw new CliError(`${url} is not a delegate address; give http://host:port`);
@@ -40,7 +51,6 @@ export async function runDecision(
   const { title, options } = await readOptionsFile(flags.options);
   const roster = flags.roster === undefined ? undefined : await readRosterFile(flags.roster);
   const token = tokenFromEnv(env, flags.tokenEnv);
-  const tokens = await readTokensFiles(flags.tokens);
   const timeoutMs = positive(flags.timeout, '--timeout');
   const concurrency = positive(flags.concurrency, '--concurrency');
   if (flags.protocol !== undefined && flags.protocol !== '0.1') {
@@ -82,7 +92,16 @@ export async function runDecision(
     keys: roster === undefined ? undefined : `pinned to ${flags.roster}`,
   });
   ctx.out(report.text);
+  if (!outcome.ok && flags.protocol !== undefined && outcome.failures.some(refusedPlain)) {
+    ctx.err(
+      'note: a delegate that answers only in a session refuses --protocol 0.1; run without it, or its owner adds --sessionless\n',
+    );
+  }
   return report.exitCode;
+}
+
+function refusedPlain(failure: { readonly detail: string }): boolean {
+  return failure.detail.includes(`HTTP 403: ${WIRE_ERRORS.sessionRequired}`);
 }
 
 function positive(text: string, flag: string): number {
