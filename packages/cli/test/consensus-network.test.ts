@@ -143,12 +143,18 @@ describe('parley consensus delegate, run, ratify, seal: a real decision across p
     expect(verified.stdout).toMatch(
       /OK\s+verdict signatures\s+12 signed verdicts verify \(verdict\/0\.2 in this session, keys pinned to the roster\)/,
     );
-    // --json prints the receipt itself.
-    const json = await run('--json', '--protocol', '0.1');
+    // --json prints the receipt itself, which says every verdict is bound to its session.
+    const json = await run('--json');
     expect(json.code).toBe(0);
     const printed = parsePyJson(json.stdout) as PyObject;
     expect(printed.format).toBe('parley-receipt/1');
-    expect(printed.session).toBeUndefined();
+    expect(printed.verdict_kinds).toEqual(
+      Object.fromEntries(OWNERS.map((o) => [o, 'verdict/0.2'])),
+    );
+    // These delegates answer only in a session: plain verdict/0.1 gets nothing from them.
+    const plain = await run('--protocol', '0.1');
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toMatch(/answered HTTP 403: session required when asked for a verdict/);
   });
 
   it('reports every delegate that refuses, by name, and decides nothing', async () => {

@@ -93,11 +93,14 @@ export { publicKeyHex } from './signing/keys.js';
 export {
   ACCEPTANCE_V1,
   acceptancePayload,
+  VERDICT_KINDS,
   VERDICT_V1,
   VERDICT_V2,
+  type VerdictKind,
   verdictPayload,
 } from './signing/payloads.js';
 export { createSession, type Session } from './signing/session.js';
+export { hashOption, hashOptionList } from './signing/session-options.js';
 export { SigningAgent, type SigningAgentOptions } from './signing/signing-agent.js';
 export {
   type TranscriptSignatureCheck,

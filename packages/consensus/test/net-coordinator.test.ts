@@ -1,10 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   ConsensusError,
+  createSession,
   PreferenceSheet,
   type PyObject,
+  type PyValue,
   publicKeyHex,
+  readReceipt,
+  receiptToDict,
+  type Session,
   SigningAgent,
+  verifyReceipt,
 } from '../src/index.js';
 import {
   Delegate,
@@ -13,6 +19,7 @@ import {
   RemoteAgent,
   runAcrossDelegates,
   serveDelegate,
+  verdictText,
 } from '../src/net/index.js';
 import { calendarSheets, SLOTS } from './fixtures/calendars.js';
 import { type FakeDelegate, fakeDelegate } from './fixtures/fake-delegate.js';
@@ -29,9 +36,11 @@ async function fake(answers: Parameters<typeof fakeDelegate>[0]): Promise<string
   return f.url;
 }
 
+/** A delegate that answers in a session and, as the reference's bot, outside one too. */
 async function honest(i: number, token?: string): Promise<string> {
   const sheet = calendarSheets()[i] as PreferenceSheet<PyObject>;
-  const server = await serveDelegate(new Delegate(sheet, { key: await testKey(i + 1) }), {
+  const delegate = new Delegate(sheet, { key: await testKey(i + 1), sessionless: true });
+  const server = await serveDelegate(delegate, {
     token: token ?? null,
   });
   closers.push(server);
@@ -268,5 +277,119 @@ describe('runAcrossDelegates: a failed delegate is reported by name, never dropp
     await expect(runAcrossDelegates([{ url }], [1 as unknown as PyObject])).rejects.toThrow(
       /not a JSON object/,
     );
+  });
+});
+
+describe("a stand-in at Bob's address replays his old verdict/0.1 signatures (issue 21, item 4)", () => {
+  /** Bob's sheet when he signed those verdicts: Fridays were his favourite then. */
+  const oldBob = new PreferenceSheet<PyObject>('Bob', {
+    utility: (o) => (o.day === 'fri' ? 1.0 : 0.0),
+  });
+
+  async function standIn(): Promise<string> {
+    const key = await testKey(2);
+    const recorded = new Map<string, string>();
+    const past = new SigningAgent<PyObject>('Bob', oldBob, key);
+    for (const slot of SLOTS)
+      recorded.set(JSON.stringify(slot), verdictText(await past.consider(slot)));
+    // Bob's real key, but no `protocols`: the card of a delegate that cannot hold sessions.
+    return fake({
+      card: { owner: 'Bob', protocol: 'parley/0.1', pubkey_hex: publicKeyHex(key) },
+      consider: (option) => recorded.get(JSON.stringify(option)),
+    });
+  }
+
+  async function setting() {
+    const [ana, cara, bob] = await Promise.all([honest(0), honest(2), standIn()]);
+    const keys = await Promise.all([1, 2, 3].map((s) => testKey(s)));
+    const roster = Object.fromEntries(
+      ['Ana', 'Bob', 'Cara'].map((o, i) => [o, publicKeyHex(keys[i] as never)]),
+    );
+    return { addresses: [ana, bob, cara].map((url) => ({ url })), roster };
+  }
+
+  it('without a requirement it decides what Bob now forbids, and the receipt says his verdicts are verdict/0.1', async () => {
+    const { addresses, roster } = await setting();
+    const outcome = await runAcrossDelegates(addresses, SLOTS, { roster });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+    expect(outcome.result.decision).toEqual({ day: 'fri', hour: 15 });
+    expect(outcome.protocol).toBe('parley/0.1');
+    expect(outcome.receipt.verdict_kinds).toEqual({
+      Ana: 'verdict/0.2',
+      Bob: 'verdict/0.1',
+      Cara: 'verdict/0.2',
+    });
+    const plain = await verifyReceipt(outcome.receipt, { roster });
+    expect(plain.ok).toBe(true);
+    expect(plain.notProven.join('\n')).toMatch(/freshness of the verdicts of Bob: verdict\/0\.1/);
+    // A roster that requires Bob's verdicts bound to a session refuses the receipt.
+    for (const requireSession of [['Bob'], true] as const) {
+      const report = await verifyReceipt(outcome.receipt, { roster, requireSession });
+      expect(report.ok).toBe(false);
+      const check = report.checks.find((c) => c.name === 'session-bound verdicts');
+      expect(check).toMatchObject({ status: 'failed' });
+      expect(check?.detail).toMatch(/^Bob's are verdict\/0\.1, but you require verdict\/0\.2/);
+    }
+  });
+
+  it('a coordinator cannot hide the downgrade by rewriting what the receipt says', async () => {
+    const { addresses, roster } = await setting();
+    const outcome = await runAcrossDelegates(addresses, SLOTS, { roster });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+    const dict = receiptToDict(outcome.receipt) as Record<string, PyValue>;
+    const edits: Record<string, PyValue | undefined>[] = [
+      { verdict_kinds: { Ana: 'verdict/0.2', Bob: 'verdict/0.2', Cara: 'verdict/0.2' } },
+      { verdict_kinds: undefined },
+      { verdict_kinds: undefined, session: undefined },
+      { verdict_kinds: { Ana: 'verdict/0.2', Cara: 'verdict/0.2' } },
+    ];
+    for (const edit of edits) {
+      const edited = { ...dict, ...edit };
+      for (const [k, v] of Object.entries(edit)) if (v === undefined) delete edited[k];
+      const report = await verifyReceipt(readReceipt(edited as PyValue), {
+        roster,
+        requireSession: ['Bob'],
+      });
+      const failed = report.checks.filter((c) => c.status === 'failed').map((c) => c.name);
+      expect(failed, JSON.stringify(edit)).toContain('verdict signatures');
+    }
+  });
+
+  it('with a requirement the run fails, naming Bob, and decides nothing', async () => {
+    const { addresses, roster } = await setting();
+    for (const requireSession of [['Bob'], true] as const) {
+      const outcome = await runAcrossDelegates(addresses, SLOTS, { roster, requireSession });
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.failures).toEqual([
+        expect.objectContaining({ owner: 'Bob', kind: 'session', option: null }),
+      ]);
+      expect(outcome.failures[0]?.detail).toMatch(/offers no parley\/0\.2 session/);
+    }
+    await expect(
+      runAcrossDelegates(addresses, SLOTS, { protocol: 'parley/0.1', requireSession: true }),
+    ).rejects.toThrow(/cannot give the session-bound verdicts you require/);
+  });
+
+  it('the session binds the options: the receipt says so, and other options break it', async () => {
+    const urls = await Promise.all([0, 1, 2].map((i) => honest(i)));
+    const outcome = await runAcrossDelegates(
+      urls.map((url) => ({ url })),
+      SLOTS,
+      { requireSession: true },
+    );
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+    expect(outcome.receipt.session?.options_sha256).toBe(
+      createSession({}, 'n', SLOTS).options_sha256,
+    );
+    const report = await verifyReceipt(outcome.receipt, { requireSession: true });
+    expect(report.checks.find((c) => c.name === 'session options')?.status).toBe('ok');
+    expect(report.checks.find((c) => c.name === 'session-bound verdicts')?.status).toBe('ok');
+    const other = { ...(outcome.receipt.session as Session), options_sha256: '0'.repeat(64) };
+    const forged = await verifyReceipt({ ...outcome.receipt, session: other });
+    expect(forged.checks.filter((c) => c.status === 'failed').map((c) => c.name)).toEqual([
+      'verdict signatures',
+      'session options',
+    ]);
   });
 });

@@ -124,7 +124,7 @@ describe('a decision across delegate processes is the in-process decision, byte 
     });
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
     expect(outcome.protocol).toBe('parley/0.2');
-    const local = await inProcess(createSession(await roster(), NONCE));
+    const local = await inProcess(createSession(await roster(), NONCE, spec.options));
     expect(outcome.result.transcript.hash()).toBe(local.transcript.hash());
     expect((await verifyReceipt(outcome.receipt)).ok).toBe(true);
   });

@@ -2,13 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   floatValue,
   HardConstraint,
+  hashOption,
+  hashOptionList,
   PreferenceSheet,
   type PyObject,
   parsePyJson,
   publicKeyHex,
   verdictPayload,
 } from '../src/index.js';
-import { Delegate, type DelegateServer, MAX_BODY, serveDelegate } from '../src/net/index.js';
+import {
+  Delegate,
+  type DelegateOptions,
+  type DelegateServer,
+  MAX_BODY,
+  serveDelegate,
+} from '../src/net/index.js';
 import { verifyHex } from '../src/signing/keys.js';
 import { calendarSheets, RED_LINE_NAMES, SLOTS } from './fixtures/calendars.js';
 import { httpRequest, rawExchange } from './fixtures/http.js';
@@ -22,22 +30,29 @@ const logged: string[] = [];
 let ana: DelegateServer;
 let anaKey = '';
 
+/**
+ * A delegate on 127.0.0.1. It answers outside sessions too (`sessionless`) unless told otherwise:
+ * that is the reference's wire, which these tests check field by field.
+ */
 async function start(
   options: Parameters<typeof serveDelegate>[1] = {},
   sheet = calendarSheets()[0] as PreferenceSheet<PyObject>,
   key: 'signed' | 'unsigned' = 'signed',
+  delegate: Omit<DelegateOptions, 'key'> = { sessionless: true },
 ): Promise<DelegateServer> {
-  const delegate = new Delegate(sheet, {
+  const served = new Delegate(sheet, {
     key: key === 'signed' ? await testKey(1) : null,
     onSheetError: (e) => logged.push(String(e)),
+    ...delegate,
   });
-  const server = await serveDelegate(delegate, { log: (l) => logged.push(l), ...options });
+  const server = await serveDelegate(served, { log: (l) => logged.push(l), ...options });
   servers.push(server);
   return server;
 }
 
 beforeAll(async () => {
-  ana = await start({ token: TOKEN });
+  // No limit on failed attempts here: the probing tests below count 401s; the limit has its own.
+  ana = await start({ token: TOKEN, failedRate: null });
   anaKey = publicKeyHex(await testKey(1));
 });
 afterAll(async () => {
@@ -45,12 +60,12 @@ afterAll(async () => {
 });
 
 describe('the wire of parley-consensus (bot.py, client.py, identity.py), field by field', () => {
-  it('GET /card: owner, protocol, key, and our protocols list; no token needed, no sheet', async () => {
+  it('GET /card: owner, protocol, key, and our protocols and limits; no token needed, no sheet', async () => {
     const card = await httpRequest(ana.url, '/card');
     expect(card.status).toBe(200);
     expect(card.headers['content-type']).toBe('application/json');
     expect(card.text).toBe(
-      `{"owner": "Ana", "protocol": "parley/0.1", "pubkey_hex": "${anaKey}", "protocols": ["parley/0.1", "parley/0.2"]}`,
+      `{"owner": "Ana", "protocol": "parley/0.1", "pubkey_hex": "${anaKey}", "protocols": ["parley/0.1", "parley/0.2"], "limits": {"session_required": false, "options_fixed": true, "asks_per_option": 1, "owner_list": false}}`,
     );
   });
 
@@ -116,10 +131,11 @@ describe('the wire of parley-consensus (bot.py, client.py, identity.py), field b
     );
   });
 
-  it('POST /session, then verdict/0.2 signatures that bind the nonce and the roster', async () => {
+  it('POST /session, then verdict/0.2 signatures that bind the nonce, the roster and the options', async () => {
     const roster = { Ana: anaKey };
+    const option_hashes = [hashOption({ day: 'tue', hour: 14 })];
     const opened = await httpRequest(ana.url, '/session', {
-      body: JSON.stringify({ nonce: 'nonce-1', roster }),
+      body: JSON.stringify({ nonce: 'nonce-1', roster, option_hashes }),
       headers: bearer(),
     });
     expect(opened).toMatchObject({ status: 200, text: '{"session": "nonce-1", "owner": "Ana"}' });
@@ -128,8 +144,9 @@ describe('the wire of parley-consensus (bot.py, client.py, identity.py), field b
       headers: bearer(),
     });
     const sig = /"sig": "([0-9a-f]{128})"/.exec(answer.text)?.[1] ?? '';
+    const optionsSha = hashOptionList(option_hashes);
     const signed = new TextEncoder().encode(
-      `{"acceptable": true, "nonce": "nonce-1", "option": {"day": "tue", "hour": 14}, "owner": "Ana", "reason": "ok", "roster": {"Ana": "${anaKey}"}, "score": 1.0, "type": "verdict/0.2"}`,
+      `{"acceptable": true, "nonce": "nonce-1", "option": {"day": "tue", "hour": 14}, "options_sha256": "${optionsSha}", "owner": "Ana", "reason": "ok", "roster": {"Ana": "${anaKey}"}, "score": 1.0, "type": "verdict/0.2"}`,
     );
     expect(await verifyHex(anaKey, signed, sig)).toBe(true);
     const unknown = await httpRequest(ana.url, '/consider', {
@@ -138,10 +155,24 @@ describe('the wire of parley-consensus (bot.py, client.py, identity.py), field b
     });
     expect(unknown).toMatchObject({ status: 400, text: '{"error": "unknown session"}' });
     const foreign = await httpRequest(ana.url, '/session', {
-      body: JSON.stringify({ nonce: 'nonce-3', roster: { Ana: publicKeyHex(await testKey(9)) } }),
+      body: JSON.stringify({
+        nonce: 'nonce-3',
+        roster: { Ana: publicKeyHex(await testKey(9)) },
+        option_hashes,
+      }),
       headers: bearer(),
     });
     expect(foreign).toMatchObject({ status: 400, text: '{"error": "invalid session"}' });
+  });
+
+  it('a delegate that requires sessions says so on its card and answers nothing outside one', async () => {
+    const strict = await start({}, undefined, 'signed', {});
+    expect(parsePyJson((await httpRequest(strict.url, '/card')).text)).toMatchObject({
+      protocols: ['parley/0.2'],
+      limits: { session_required: true, options_fixed: true, asks_per_option: 1 },
+    });
+    const answer = await httpRequest(strict.url, '/consider', { body: GOOD });
+    expect(answer).toMatchObject({ status: 403, text: '{"error": "session required"}' });
   });
 });
 

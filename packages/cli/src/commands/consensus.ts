@@ -2,6 +2,7 @@ import {
   type CommandOutput,
   checkPartyCommand,
   decideCommand,
+  type VerifyReceiptOptions,
   verifyReceiptCommand,
 } from '@parley/consensus';
 import type { Command } from 'commander';
@@ -32,17 +33,19 @@ export function registerConsensus(program: Command, cli: Cli): void {
     .description('re-derive every claim of a consensus receipt')
     .argument('<file>', 'the receipt file')
     .option('--participants <names>', 'the owners you know took part, comma-separated')
-    .option('--roster <file>', 'the owner -> key pins you trust: {"Ana": "ed25519:…", …}')
+    .option(
+      '--roster <file>',
+      'the owner -> key pins you trust: {"Ana": "ed25519:…", "Bob": {"key": …, "require_session": true}}',
+    )
+    .option(
+      '--require-session',
+      "refuse any owner's verdicts that are not verdict/0.2 in a session",
+    )
     .action(
-      cli.act(async (file: string, flags: { participants?: string; roster?: string }) =>
+      cli.act(async (file: string, flags: VerifyFlags) =>
         emit(
           cli.ctx,
-          await verifyReceiptCommand(await readTextFile(file), {
-            ...(flags.participants === undefined
-              ? {}
-              : { expectedOwners: flags.participants.split(',').map((o) => o.trim()) }),
-            ...(flags.roster === undefined ? {} : { roster: await readRosterFile(flags.roster) }),
-          }),
+          await verifyReceiptCommand(await readTextFile(file), await verifyOptions(flags)),
         ),
       ),
     );
@@ -56,6 +59,21 @@ export function registerConsensus(program: Command, cli: Cli): void {
         emit(cli.ctx, checkPartyCommand(await readTextFile(party), await readTextFile(decision))),
       ),
     );
+}
+
+type VerifyFlags = { participants?: string; roster?: string; requireSession?: boolean };
+
+/** What verify-receipt checks against: your participants, your roster and its requirements. */
+async function verifyOptions(flags: VerifyFlags): Promise<VerifyReceiptOptions> {
+  const roster = flags.roster === undefined ? undefined : await readRosterFile(flags.roster);
+  const required = flags.requireSession === true ? true : (roster?.requireSession ?? []);
+  return {
+    ...(flags.participants === undefined
+      ? {}
+      : { expectedOwners: flags.participants.split(',').map((o) => o.trim()) }),
+    ...(roster === undefined ? {} : { roster: roster.keys }),
+    ...(required === true || required.length > 0 ? { requireSession: required } : {}),
+  };
 }
 
 /** Prints a @parley/consensus command's output and returns its exit code. */

@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { type PartySpec, partyToDict, publicKeyHex, pyDumps } from '@parley/consensus';
+import {
+  type PartySpec,
+  type PyObject,
+  partyToDict,
+  publicKeyHex,
+  pyDumps,
+} from '@parley/consensus';
 import { generateKeyPair } from '@parley/protocol';
 import { CliError } from '../cli-error.js';
 import { writeKeyFile } from '../home/key-file.js';
@@ -24,17 +30,21 @@ const STOP_LIMIT_MS = 5000;
 
 /**
  * Starts `parley consensus delegate` once per party, each its own process on a free port of
- * 127.0.0.1, with only its own party in its file, its own key and its own token (all in
- * `folder`, which the caller keeps private and removes). Resolves once every one has printed its
- * address; if one cannot start, those started are stopped and CliError says which.
+ * 127.0.0.1, with only its own party in its file, the options on the table (it answers about no
+ * others), its own key and its own token (all in `folder`, which the caller keeps private and
+ * removes). Resolves once every one has printed its address; if one cannot start, those started
+ * are stopped and CliError says which.
  */
 export async function startDelegateChildren(
   parties: readonly PartySpec[],
+  options: readonly PyObject[],
   folder: string,
   log: (line: string) => void,
 ): Promise<DelegateChild[]> {
+  const optionsFile = join(folder, 'options.json');
+  writeTextFile(optionsFile, `${pyDumps([...options], { indent: 2 })}\n`);
   const started = await Promise.allSettled(
-    parties.map((party, i) => startOne(party, i, folder, log)),
+    parties.map((party, i) => startOne(party, i, optionsFile, folder, log)),
   );
   const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
@@ -48,6 +58,7 @@ export async function startDelegateChildren(
 async function startOne(
   party: PartySpec,
   i: number,
+  optionsFile: string,
   folder: string,
   log: (line: string) => void,
 ): Promise<DelegateChild> {
@@ -68,6 +79,8 @@ async function startOne(
     '0',
     '--key',
     keyFile,
+    '--options',
+    optionsFile,
     '--token-env',
     TOKEN_ENV,
     '--json',

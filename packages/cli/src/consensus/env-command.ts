@@ -20,8 +20,9 @@ export type EnvFlags = { spec?: string; receipt?: string; json?: boolean };
 /**
  * `parley consensus env [PARTY...]`: the reference's `examples/run_env.py`. Every delegate runs
  * as its own OS process over HTTP on 127.0.0.1 (free ports, its own key and token, only its own
- * party), the coordinator decides across them with the keys pinned, each owner checks the
- * decision against their own sheet, and the processes are ended by pid.
+ * party and the options on the table), the coordinator decides across them with the keys pinned
+ * and every verdict bound to its session, each owner checks the decision against their own
+ * sheet, and the processes are ended by pid.
  */
 export async function runEnvironment(
   ctx: CliContext,
@@ -53,7 +54,9 @@ export async function runEnvironment(
   try {
     if (flags.json !== true)
       ctx.err(`starting ${parties.length} delegate processes on 127.0.0.1...\n`);
-    children = await startDelegateChildren(parties, folder, (line) => ctx.err(`${line}\n`));
+    children = await startDelegateChildren(parties, spec.options, folder, (line) =>
+      ctx.err(`${line}\n`),
+    );
     if (flags.json !== true) {
       ctx.out(`${children.length} delegates, each its own process, over HTTP on 127.0.0.1:\n`);
       for (const c of children)
@@ -66,6 +69,8 @@ export async function runEnvironment(
       {
         title: spec.title,
         roster: Object.fromEntries(children.map((c) => [c.owner, c.pubkeyHex])),
+        // Every delegate here is ours: a verdict that is not bound to the session is a fault.
+        requireSession: true,
       },
     ).catch((error: unknown) => {
       if (error instanceof ConsensusError)

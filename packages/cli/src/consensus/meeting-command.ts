@@ -64,13 +64,16 @@ async function meet(
   try {
     for (const sheet of sheets) {
       servers.push(
-        await serveDelegate(new Delegate(sheet, { key: await generateKeyPair() }), { token }),
+        await serveDelegate(
+          new Delegate(sheet, { key: await generateKeyPair(), options: MEETING_SLOTS }),
+          { token },
+        ),
       );
     }
     const outcome = await runAcrossDelegates(
       servers.map((s) => ({ url: s.url, token })),
       MEETING_SLOTS,
-      { title: 'meeting' },
+      { title: 'meeting', requireSession: true },
     );
     const report = reportOutcome(outcome, { title: scene, json, label: slotLabel });
     if (!outcome.ok) {

@@ -4,6 +4,9 @@ import {
   type PyValue,
   pyDumps,
   receiptToDict,
+  VERDICT_V1,
+  VERDICT_V2,
+  type VerdictKind,
   writeReceipt,
 } from '@parley/consensus';
 import type { DelegateFailure, NetworkOutcome } from '@parley/consensus/net';
@@ -36,25 +39,38 @@ export function reportOutcome(
       text: failureText(outcome.failures, outcome.delegates.length, options.json),
       exitCode: EXIT.error,
     };
-  const { result, receipt, protocol } = outcome;
+  const { result, receipt } = outcome;
   if (options.receiptPath !== undefined) writeTextFile(options.receiptPath, writeReceipt(receipt));
   if (options.json) return { text: `${pyDumps(receiptToDict(receipt))}\n`, exitCode: EXIT.ok };
   const lines = outcomeLines(options.title, result, outcome.delegates.length, options.label);
   const who = outcome.delegates.map((d) => `${d.owner} ${d.url}`).join(', ');
-  const binding =
-    protocol === 'parley/0.2' && receipt.session !== null
-      ? `parley/0.2, every verdict signed for session ${receipt.session.nonce.slice(0, 12)}…`
-      : outcome.delegates.every((d) => d.pubkey_hex !== null)
-        ? 'parley/0.1, every verdict signed'
-        : 'parley/0.1, unsigned verdicts';
+  const binding = bindingText(receipt.verdict_kinds ?? {}, receipt.session?.nonce ?? null);
   lines.push(
     '',
     `Delegates: ${escapeServiceText(who)}`,
-    `  (${binding}; keys ${options.keys ?? 'as their cards gave them'})`,
+    `  (${escapeServiceText(binding)}; keys ${options.keys ?? 'as their cards gave them'})`,
     `receipt sha256: ${receipt.transcript_sha256}`,
   );
   if (options.receiptPath !== undefined) lines.push(`receipt written to ${options.receiptPath}`);
   return { text: `${lines.join('\n')}\n`, exitCode: EXIT.ok };
+}
+
+/** How the verdicts are bound: one session for all, or which owners' are verdict/0.1. */
+function bindingText(kinds: Readonly<Record<string, VerdictKind>>, nonce: string | null): string {
+  const owners = (kind: VerdictKind) => Object.keys(kinds).filter((o) => kinds[o] === kind);
+  const [bound, plain, unsigned] = [owners(VERDICT_V2), owners(VERDICT_V1), owners('unsigned')];
+  const session = nonce === null ? '' : ` for session ${nonce.slice(0, 12)}…`;
+  if (plain.length === 0 && unsigned.length === 0)
+    return `parley/0.2, every verdict signed${session}`;
+  if (bound.length === 0) {
+    return unsigned.length === 0
+      ? 'parley/0.1, every verdict signed'
+      : 'parley/0.1, unsigned verdicts';
+  }
+  const parts = [`parley/0.2${session} from ${bound.join(', ')}`];
+  if (plain.length > 0)
+    parts.push(`verdict/0.1 from ${plain.join(', ')}, which a replay could fake`);
+  return parts.join('; ');
 }
 
 function failureText(failures: readonly DelegateFailure[], reached: number, json: boolean): string {

@@ -20,6 +20,20 @@ export async function readTokensFile(path: string): Promise<Map<string, string>>
   return tokens;
 }
 
+/** Every tokens file given, as one map; one URL with two different tokens is refused. */
+export async function readTokensFiles(paths: readonly string[]): Promise<Map<string, string>> {
+  const all = new Map<string, string>();
+  for (const path of paths) {
+    for (const [url, token] of await readTokensFile(path)) {
+      if (all.has(url) && all.get(url) !== token) {
+        throw new CliError(`${path}: ${url} has another token in an earlier --tokens file`);
+      }
+      all.set(url, token);
+    }
+  }
+  return all;
+}
+
 /** A delegate URL without a trailing slash, so `http://h:1/` and `http://h:1` are one. */
 export function normalUrl(url: string): string {
   return url.replace(/\/+$/, '');

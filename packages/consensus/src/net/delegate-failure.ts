@@ -9,6 +9,8 @@
  * - `signature`: a verdict not signed by the card's key, or whose signature does not verify.
  * - `roster`: the delegates do not match the roster (an unknown, missing or doubled owner, or a
  *   key other than the pinned one).
+ * - `session`: an owner whose verdicts must be bound to a session cannot bind them (its card
+ *   offers no `parley/0.2`: a stand-in serving an old key, or a delegate that cannot).
  */
 export const FAILURE_KINDS = [
   'unreachable',
@@ -17,6 +19,7 @@ export const FAILURE_KINDS = [
   'malformed',
   'signature',
   'roster',
+  'session',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 

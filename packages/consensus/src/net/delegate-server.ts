@@ -11,8 +11,7 @@ import {
   pyFloat,
   unhashable,
 } from '../py-json/value.js';
-import type { Session } from '../signing/session.js';
-import type { Delegate } from './delegate.js';
+import type { Delegate, Refusal } from './delegate.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
 import {
   CARD_PATH,
@@ -31,8 +30,16 @@ export interface ServeDelegateOptions {
   readonly port?: number;
   /** The bearer token `/consider` and `/session` require; null or absent serves anyone. */
   readonly token?: string | null;
-  /** Per-client limit on `/consider` and `/session`; null or absent is no limit. */
+  /**
+   * The limit on `/consider` and `/session` from the token holder, counted across every address
+   * it asks from (without a token: from everyone together); null or absent is no limit.
+   */
   readonly rate?: RateLimit | null;
+  /**
+   * The limit on requests with a missing or wrong token, counted together from every address
+   * (default `DEFAULT_FAILED_RATE`); null is no limit. The token holder has its own count.
+   */
+  readonly failedRate?: RateLimit | null;
   /** The whole request (headers and body) must arrive within this (default 10 s). */
   readonly requestTimeoutMs?: number;
   /** Where the delegate tells its owner what happened (sheet errors, refused sessions). */
@@ -49,14 +56,18 @@ export interface DelegateServer {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** At most 30 answers a minute to requests without the right token, from all addresses. */
+export const DEFAULT_FAILED_RATE: RateLimit = { max: 30, windowMs: 60_000 };
 type Route = 'card' | 'consider' | 'session';
 
 /**
  * Serves a delegate over HTTP with the reference's wire and its hardening, checked in this order:
- * 404 for anything but `GET /card`, `POST /consider` and `POST /session`; 401 without the bearer
- * token, before any work; 429 over the rate limit and 413 over the body cap, both before the body
- * is read; 400 for a body that is not JSON, an option that is not an object, or a session this
- * delegate does not hold. Never a 5xx, never the sheet, a constraint name or the utility.
+ * 404 for anything but `GET /card`, `POST /consider` and `POST /session`; without the bearer
+ * token, 429 once the failed attempts of every address together pass `failedRate`, else 401;
+ * with it, 429 over the token's own `rate`; 413 over the body cap; all before the body is read.
+ * Then 400 for a body that is not JSON, an option that is not an object, or a session this
+ * delegate does not hold, and 403 or 409 for what the delegate will not answer (see `Refusal`).
+ * Never a 5xx, never the sheet, a constraint name or the utility.
  */
 export async function serveDelegate(
   delegate: Delegate,
@@ -67,8 +78,10 @@ export async function serveDelegate(
     throw new RangeError('the bearer token is empty; pass null to serve without one');
   const log = options.log ?? (() => {});
   const limiter = options.rate == null ? null : new RateLimiter(options.rate, options.now);
+  const failedRate = options.failedRate === undefined ? DEFAULT_FAILED_RATE : options.failedRate;
+  const failed = failedRate === null ? null : new RateLimiter(failedRate, options.now);
   const timeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const handle = handler(delegate, { token, limiter, log });
+  const handle = handler(delegate, { token, limiter, failed, log });
   const server = createServer({
     requestTimeout: timeout,
     headersTimeout: timeout,
@@ -101,9 +114,15 @@ export async function serveDelegate(
 
 interface HandlerSetup {
   readonly token: string | null;
+  /** The token holder's count (everyone's, without a token). */
   readonly limiter: RateLimiter | null;
+  /** The count of requests without the right token, from every address together. */
+  readonly failed: RateLimiter | null;
   readonly log: (line: string) => void;
 }
+
+/** The one key each limiter counts under: addresses are not keys, so rotating them resets nothing. */
+const ALL = 'all';
 
 function handler(delegate: Delegate, setup: HandlerSetup) {
   const expected = setup.token === null ? null : digest(`Bearer ${setup.token}`);
@@ -113,15 +132,15 @@ function handler(delegate: Delegate, setup: HandlerSetup) {
     const route = routeOf(req);
     if (route === null) reject(res, 404, WIRE_ERRORS.notFound);
     else if (route === 'card') send(res, 200, card);
-    else if (expected !== null && !bearerMatches(req.headers.authorization, expected)) {
-      reject(res, 401, WIRE_ERRORS.unauthorized);
-    } else {
-      const rate = setup.limiter?.allow(req.socket.remoteAddress ?? '') ?? { allowed: true };
+    else {
+      const authorized = expected === null || bearerMatches(req.headers.authorization, expected);
+      const rate = (authorized ? setup.limiter : setup.failed)?.allow(ALL) ?? { allowed: true };
       const declared = declaredLength(req);
       if (!rate.allowed) {
         res.setHeader('Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterMs / 1000))));
         reject(res, 429, WIRE_ERRORS.rateLimited);
-      } else if (declared === 'invalid') reject(res, 400, WIRE_ERRORS.badLength);
+      } else if (!authorized) reject(res, 401, WIRE_ERRORS.unauthorized);
+      else if (declared === 'invalid') reject(res, 400, WIRE_ERRORS.badLength);
       else if (declared > capOf(route)) reject(res, 413, WIRE_ERRORS.tooLarge);
       else return route;
     }
@@ -148,7 +167,7 @@ function handler(delegate: Delegate, setup: HandlerSetup) {
         try {
           const [status, text] =
             route === 'consider'
-              ? await consider(delegate, body)
+              ? await consider(delegate, body, setup.log)
               : openSession(delegate, body, setup.log);
           send(res, status, text);
         } catch (error) {
@@ -173,24 +192,39 @@ function routeOf(req: IncomingMessage): Route | null {
   return null;
 }
 
+/** The status and error each refusal is answered with. */
+const REFUSALS: Readonly<Record<Refusal, readonly [number, string]>> = {
+  session_required: [403, WIRE_ERRORS.sessionRequired],
+  unknown_session: [400, WIRE_ERRORS.unknownSession],
+  option_not_allowed: [403, WIRE_ERRORS.notAllowed],
+  not_in_session: [403, WIRE_ERRORS.notInSession],
+  already_answered: [409, WIRE_ERRORS.alreadyAnswered],
+};
+
 /** `POST /consider` with `{"option": {...}}` and, in a `parley/0.2` session, `"session": nonce`. */
-async function consider(delegate: Delegate, body: Uint8Array): Promise<[number, string]> {
+async function consider(
+  delegate: Delegate,
+  body: Uint8Array,
+  log: (line: string) => void,
+): Promise<[number, string]> {
   const request = readJson(body);
   const option = request === null ? undefined : getOwn(request, 'option');
   if (!isPyObject(option) || unhashable(option) !== null) {
     return [400, errorText(WIRE_ERRORS.badOption)];
   }
   const nonce = request === null ? undefined : getOwn(request, 'session');
-  let session: Session | undefined;
-  if (nonce !== undefined && nonce !== null) {
-    if (typeof nonce !== 'string') return [400, errorText(WIRE_ERRORS.badSession)];
-    session = delegate.session(nonce);
-    if (session === undefined) return [400, errorText(WIRE_ERRORS.unknownSession)];
+  if (nonce !== undefined && nonce !== null && typeof nonce !== 'string') {
+    return [400, errorText(WIRE_ERRORS.badSession)];
   }
-  return [200, verdictText(await delegate.consider(option, session))];
+  const answer = await delegate.consider(option, nonce ?? null);
+  if (answer.ok) return [200, verdictText(answer.verdict)];
+  const [status, error] = REFUSALS[answer.refusal];
+  // The owner sees every refused ask: a coordinator probing for red lines shows up here.
+  log(`refused to answer about an option: ${error}`);
+  return [status, errorText(error)];
 }
 
-/** `POST /session` with `{"nonce", "roster"}`: this delegate agrees to sign in it, or not. */
+/** `POST /session` with `{"nonce", "roster", "option_hashes"}`: this delegate signs in it, or not. */
 function openSession(
   delegate: Delegate,
   body: Uint8Array,
@@ -199,9 +233,18 @@ function openSession(
   const opened = delegate.openSession(readJson(body));
   if (!opened.ok) {
     log(`refused a session: ${opened.reason}`);
-    return [400, errorText(WIRE_ERRORS.badSession)];
+    return opened.code === 'option_not_allowed'
+      ? [403, errorText(WIRE_ERRORS.notAllowed)]
+      : [400, errorText(WIRE_ERRORS.badSession)];
   }
+  const count = `${opened.options} option${opened.options === 1 ? '' : 's'}`;
+  log(`opened session ${shownNonce(opened.session.nonce)}: ${count}, each answered once`);
   return [200, wireText({ session: opened.session.nonce, owner: delegate.owner })];
+}
+
+/** A nonce as the owner's log shows it: the coordinator chose it, so only hex is shown as is. */
+function shownNonce(nonce: string): string {
+  return /^[0-9a-f]+$/.test(nonce) ? nonce.slice(0, 16) : '(a nonce that is not hex)';
 }
 
 /** The verdict in the reference's field order; a signed one adds `sig` and `pubkey_hex`. */

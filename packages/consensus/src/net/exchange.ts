@@ -28,7 +28,8 @@ export function delegatePool(url: URL, sockets: number): HttpAgent {
 /**
  * Sends one request and reads the whole answer (at most MAX_ANSWER_BYTES) within `timeoutMs`.
  * A request that meets a kept-alive connection the delegate had just closed is sent once more on
- * a new one: it never reached the delegate, and asking about an option twice changes nothing.
+ * a new one: it never reached the delegate (had it, a session would refuse the second ask as
+ * already answered, and the run would fail rather than count an option twice).
  */
 export async function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
   const first = await attempt(url, request);

@@ -1,4 +1,10 @@
-export { Delegate, type DelegateOptions, type SessionRefusal } from './delegate.js';
+export {
+  type Answer,
+  Delegate,
+  type DelegateOptions,
+  type Refusal,
+  type SessionRefusal,
+} from './delegate.js';
 export {
   DelegateError,
   type DelegateFailure,
@@ -6,6 +12,7 @@ export {
   type FailureKind,
 } from './delegate-failure.js';
 export {
+  DEFAULT_FAILED_RATE,
   type DelegateServer,
   type ServeDelegateOptions,
   serveDelegate,
@@ -29,6 +36,7 @@ export {
   type AgentCard,
   CARD_PATH,
   CONSIDER_PATH,
+  type DelegateLimits,
   MAX_BODY,
   MAX_SESSION_BODY,
   PROTOCOL_V1,

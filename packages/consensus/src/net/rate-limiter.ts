@@ -1,18 +1,20 @@
-/** At most `max` requests per client in each window of `windowMs`. */
+/** At most `max` requests per key in each window of `windowMs`. */
 export interface RateLimit {
   readonly max: number;
   readonly windowMs: number;
 }
 
-/** Whether a request may go on, and if not, how long until the client's window ends. */
+/** Whether a request may go on, and if not, how long until its key's window ends. */
 export type RateDecision =
   | { readonly allowed: true }
   | { readonly allowed: false; readonly retryAfterMs: number };
 
 /**
- * A fixed window per client, as the reference's bot keeps it: the first request opens a window,
- * and the count resets when the window has passed. Clients whose window has passed are swept once
- * a window, so the map does not grow with every address ever seen.
+ * A fixed window per key, as the reference's bot keeps it per client address: the first request
+ * opens a window, and the count resets when the window has passed. Keys whose window has passed
+ * are swept once a window, so the map does not grow with every key ever seen. The delegate counts
+ * under keys a client cannot choose (the token holder, everyone without the token), never under
+ * addresses, which a client can rotate.
  */
 export class RateLimiter {
   readonly #limit: RateLimit;
@@ -29,7 +31,7 @@ export class RateLimiter {
     this.#now = now;
   }
 
-  allow(client: string): RateDecision {
+  allow(key: string): RateDecision {
     const now = this.#now();
     const { max, windowMs } = this.#limit;
     if (now >= this.#nextSweep) {
@@ -37,10 +39,10 @@ export class RateLimiter {
         if (now - w.start >= windowMs) this.#windows.delete(key);
       this.#nextSweep = now + windowMs;
     }
-    let window = this.#windows.get(client);
+    let window = this.#windows.get(key);
     if (window === undefined || now - window.start >= windowMs) {
       window = { count: 0, start: now };
-      this.#windows.set(client, window);
+      this.#windows.set(key, window);
     }
     window.count++;
     if (window.count <= max) return { allowed: true };

@@ -101,15 +101,18 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     return this.pubkeyHex !== null && this.protocols.includes(PROTOCOL_V2);
   }
 
+  /** Whether a session is open: every verdict is asked for, and checked, as `verdict/0.2`. */
+  get inSession(): boolean {
+    return this.#session !== undefined;
+  }
+
   /**
-   * Opens a `parley/0.2` session (`POST /session`): from now on every verdict is asked for, and
-   * checked, as `verdict/0.2` in it.
+   * Opens a `parley/0.2` session (`POST /session`) fixed to the options with these hashes (in
+   * order: `session.options_sha256` is the hash of their list): from now on every verdict is
+   * asked for, and checked, as `verdict/0.2` in it.
    */
-  async openSession(session: Session): Promise<void> {
-    const answer = await this.#post(SESSION_PATH, {
-      nonce: session.nonce,
-      roster: { ...session.roster },
-    });
+  async openSession(session: Session, optionHashes: readonly string[]): Promise<void> {
+    const answer = await this.#post(SESSION_PATH, sessionRequest(session, optionHashes));
     const body = readObject(okText(answer, this.url, this.owner, 'the session'));
     if (body === null || getOwn(body, 'session') !== session.nonce) {
       throw failure(this.url, this.owner, 'malformed', 'did not acknowledge the session');
@@ -192,6 +195,11 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
       pubkey_hex: key,
     };
   }
+}
+
+/** The `/session` body: the nonce, the roster and the hashes of the options fixed in it. */
+export function sessionRequest(session: Session, optionHashes: readonly string[]): PyValue {
+  return { nonce: session.nonce, roster: { ...session.roster }, option_hashes: [...optionHashes] };
 }
 
 function failure(url: string, owner: string | null, kind: FailureKind, detail: string) {

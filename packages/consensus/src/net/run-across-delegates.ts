@@ -5,11 +5,25 @@ import { ConsensusError } from '../errors.js';
 import { isPyObject, type PyObject, unhashable } from '../py-json/value.js';
 import { makeReceipt, type Receipt } from '../receipt/receipt.js';
 import { rosterHex } from '../signing/keys.js';
+import { VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js';
 import { createSession, type Session } from '../signing/session.js';
+import { hashOption } from '../signing/session-options.js';
 import { MAX_OPTIONS } from '../spec/limits.js';
 import { DelegateError, type DelegateFailure } from './delegate-failure.js';
-import { DEFAULT_CONCURRENCY, RemoteAgent, type RemoteAgentOptions } from './remote-agent.js';
-import { MAX_BODY, PROTOCOL_V1, PROTOCOL_V2, type Protocol, wireText } from './wire.js';
+import {
+  DEFAULT_CONCURRENCY,
+  RemoteAgent,
+  type RemoteAgentOptions,
+  sessionRequest,
+} from './remote-agent.js';
+import {
+  MAX_BODY,
+  MAX_SESSION_BODY,
+  PROTOCOL_V1,
+  PROTOCOL_V2,
+  type Protocol,
+  wireText,
+} from './wire.js';
 
 /** Where a delegate answers, and the token it asks for. */
 export interface DelegateAddress {
@@ -31,6 +45,12 @@ export interface RunAcrossDelegatesOptions {
   readonly concurrency?: number;
   /** `parley/0.1` forces plain `verdict/0.1`, even when every delegate speaks `parley/0.2`. */
   readonly protocol?: Protocol;
+  /**
+   * Owners (true: every one) whose verdicts must be `verdict/0.2` in this run's session: one
+   * whose card offers no session fails the run instead of answering `verdict/0.1`, which a
+   * stand-in holding old signed verdicts could replay.
+   */
+  readonly requireSession?: boolean | readonly string[];
   /** The `parley/0.2` session nonce (default: 32 fresh random bytes). */
   readonly nonce?: string;
   /** Told after each verdict arrives: how many of how many. */
@@ -54,7 +74,10 @@ export type NetworkOutcome =
       readonly ok: true;
       readonly result: ConsensusResult<PyObject>;
       readonly receipt: Receipt;
-      /** `parley/0.2` when every verdict is bound to this session, else `parley/0.1`. */
+      /**
+       * `parley/0.2` when every verdict is bound to this session, else `parley/0.1` (the
+       * receipt's `verdict_kinds` says which owners' are).
+       */
       readonly protocol: Protocol;
       readonly delegates: readonly DelegateInfo[];
     }
@@ -66,11 +89,12 @@ export type NetworkOutcome =
 
 /**
  * Decides across delegates in other processes: discovers each card, checks the cards against the
- * roster, opens a `parley/0.2` session when every delegate signs and speaks it, asks every
- * delegate about every option (bounded in time and in flight), and lets the engine pick exactly as
- * it does in process: same transcript, same hash. Options must be JSON objects, as the delegates
- * require. Unusable options or roster throw a ConsensusError; a delegate that fails is reported by
- * name in the outcome.
+ * roster, opens a `parley/0.2` session fixed to these options with every delegate that speaks it
+ * (when every delegate signs; the others answer `verdict/0.1`, and the receipt says whose are
+ * which), asks every delegate about every option (bounded in time and in flight), and lets the
+ * engine pick exactly as it does in process: same transcript, same hash. Options must be JSON
+ * objects, as the delegates require. Unusable options or roster throw a ConsensusError; a
+ * delegate that fails is reported by name in the outcome.
  */
 export async function runAcrossDelegates(
   addresses: readonly DelegateAddress[],
@@ -79,6 +103,14 @@ export async function runAcrossDelegates(
 ): Promise<NetworkOutcome> {
   checkOptions(options);
   if (addresses.length === 0) throw new ConsensusError('bad_value', 'no delegate to ask');
+  const required = settings.requireSession ?? false;
+  const requiresAny = required === true || (required !== false && required.length > 0);
+  if (settings.protocol === PROTOCOL_V1 && requiresAny) {
+    throw new ConsensusError(
+      'bad_value',
+      'parley/0.1 has no sessions, so it cannot give the session-bound verdicts you require',
+    );
+  }
   const pins = settings.roster === undefined ? null : pinsOf(settings.roster);
   const agentOptions: RemoteAgentOptions = {
     ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
@@ -99,17 +131,27 @@ export async function runAcrossDelegates(
     failures.push(...rosterFailures(agents, pins));
     if (failures.length > 0) return { ok: false, failures, delegates };
 
-    const useSession =
-      settings.protocol !== PROTOCOL_V1 && agents.every((agent) => agent.speaksSessions);
-    const session = useSession
-      ? createSession(
-          Object.fromEntries(agents.map((a) => [a.owner, a.pubkeyHex as string])),
-          ...(settings.nonce === undefined ? [] : [settings.nonce]),
-        )
-      : null;
-    checkWireSize(options, session);
+    const signed = agents.every((a) => a.pubkeyHex !== null);
+    const bound =
+      settings.protocol !== PROTOCOL_V1 && signed
+        ? agents.filter((agent) => agent.speaksSessions)
+        : [];
+    const unbound = requiredOwners(agents, required).filter((a) => !bound.includes(a));
+    if (unbound.length > 0) {
+      return { ok: false, failures: unbound.map((a) => sessionFailure(a, signed)), delegates };
+    }
+    const session =
+      bound.length === 0
+        ? null
+        : createSession(
+            Object.fromEntries(agents.map((a) => [a.owner, a.pubkeyHex as string])),
+            settings.nonce,
+            options,
+          );
+    const hashes = options.map(hashOption);
+    checkWireSize(options, session, hashes);
     if (session !== null) {
-      const opened = await Promise.allSettled(agents.map((a) => a.openSession(session)));
+      const opened = await Promise.allSettled(bound.map((a) => a.openSession(session, hashes)));
       const refused = opened.flatMap((o) => (o.status === 'rejected' ? [failureOf(o.reason)] : []));
       if (refused.length > 0) return { ok: false, failures: refused, delegates };
     }
@@ -124,7 +166,6 @@ export async function runAcrossDelegates(
       if (!(error instanceof DelegateError)) throw error;
       return { ok: false, failures: asked.failures, delegates };
     }
-    const signed = agents.every((a) => a.pubkeyHex !== null);
     const roster =
       pins ??
       (signed ? Object.fromEntries(agents.map((a) => [a.owner, a.pubkeyHex as string])) : null);
@@ -133,17 +174,44 @@ export async function runAcrossDelegates(
       participants: agents.map((a) => a.owner),
       ...(roster === null ? {} : { roster }),
       ...(session === null ? {} : { session }),
+      verdict_kinds: Object.fromEntries(agents.map((a) => [a.owner, kindOf(a)])),
     });
     return {
       ok: true,
       result,
       receipt,
-      protocol: session === null ? PROTOCOL_V1 : PROTOCOL_V2,
+      protocol: bound.length === agents.length ? PROTOCOL_V2 : PROTOCOL_V1,
       delegates,
     };
   } finally {
     for (const agent of agents) agent.close();
   }
+}
+
+/** What an agent's verdicts are in this run. */
+function kindOf(agent: RemoteAgent): VerdictKind {
+  if (agent.inSession) return VERDICT_V2;
+  return agent.pubkeyHex === null ? 'unsigned' : VERDICT_V1;
+}
+
+/** The agents whose verdicts must be session-bound (true: every one). */
+function requiredOwners(
+  agents: readonly RemoteAgent[],
+  required: boolean | readonly string[],
+): RemoteAgent[] {
+  if (required === true) return [...agents];
+  if (required === false) return [];
+  return agents.filter((a) => required.includes(a.owner));
+}
+
+function sessionFailure(agent: RemoteAgent, everyoneSigns: boolean): DelegateFailure {
+  const detail = !agent.speaksSessions
+    ? 'its card offers no parley/0.2 session, but you require its verdicts bound to one ' +
+      '(a stand-in at its address, or a delegate that cannot bind them)'
+    : everyoneSigns
+      ? 'no session could be opened with it, but you require its verdicts bound to one'
+      : 'no session can be opened: a delegate that does not sign takes part';
+  return { owner: agent.owner, url: agent.url, kind: 'session', detail, option: null };
 }
 
 function infoOf(agent: RemoteAgent): DelegateInfo {
@@ -241,8 +309,15 @@ function checkOptions(options: readonly PyObject[]): void {
   }
 }
 
-/** Every option's `/consider` body must fit the delegates' cap, or each would answer 413. */
-function checkWireSize(options: readonly PyObject[], session: Session | null): void {
+/**
+ * Every option's `/consider` body must fit the delegates' cap, or each would answer 413, and the
+ * `/session` body (the roster and every option's hash) must fit its own.
+ */
+function checkWireSize(
+  options: readonly PyObject[],
+  session: Session | null,
+  hashes: readonly string[],
+): void {
   for (const [i, option] of options.entries()) {
     const body = wireText(session === null ? { option } : { option, session: session.nonce });
     const bytes = Buffer.byteLength(body);
@@ -252,6 +327,14 @@ function checkWireSize(options: readonly PyObject[], session: Session | null): v
         `option ${i + 1} is ${bytes} bytes on the wire; a delegate reads at most ${MAX_BODY}`,
       );
     }
+  }
+  if (session === null) return;
+  const bytes = Buffer.byteLength(wireText(sessionRequest(session, hashes)));
+  if (bytes > MAX_SESSION_BODY) {
+    throw new ConsensusError(
+      'limit',
+      `the session request is ${bytes} bytes; a delegate reads at most ${MAX_SESSION_BODY}`,
+    );
   }
 }
 

@@ -25,18 +25,33 @@ export const CONSIDER_PATH = '/consider';
 export const SESSION_PATH = '/session';
 
 /**
+ * What a delegate answers about, as its card says (this package's addition to the card):
+ * `session_required`, `/consider` outside a session is refused; `options_fixed`, a session
+ * answers only about the options whose hashes it was opened with; `asks_per_option`, how often
+ * each of those is answered in one session; `owner_list`, the owner gave the delegate the options
+ * on the table and it answers about no others.
+ */
+export interface DelegateLimits {
+  readonly session_required: boolean;
+  readonly options_fixed: boolean;
+  readonly asks_per_option: number;
+  readonly owner_list: boolean;
+}
+
+/**
  * A delegate's public card (`GET /card`): who it speaks for and, when it signs, its key. Never
- * the sheet, a constraint name or the options. `protocols` is this package's addition; the
- * reference's client reads only `owner` and `pubkey_hex`.
+ * the sheet, a constraint name or the options. `protocols` and `limits` are this package's
+ * additions; the reference's client reads only `owner` and `pubkey_hex`.
  */
 export interface AgentCard {
   readonly owner: string;
   readonly protocol: typeof PROTOCOL_V1;
   readonly pubkey_hex?: string;
   readonly protocols?: readonly string[];
+  readonly limits?: DelegateLimits;
 }
 
-/** The `{"error": ...}` bodies, worded as the reference words them (the last three are ours). */
+/** The `{"error": ...}` bodies, worded as the reference words them (from `badSession` on, ours). */
 export const WIRE_ERRORS = {
   notFound: 'not found',
   unauthorized: 'unauthorized',
@@ -46,6 +61,10 @@ export const WIRE_ERRORS = {
   badOption: 'invalid option',
   badSession: 'invalid session',
   unknownSession: 'unknown session',
+  sessionRequired: 'session required',
+  notInSession: 'option not in session',
+  alreadyAnswered: 'option already answered',
+  notAllowed: 'option not allowed',
 } as const;
 
 /**

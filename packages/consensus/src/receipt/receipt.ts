@@ -5,7 +5,9 @@ import { parsePyJson } from '../py-json/parse.js';
 import { getOwn, isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
 import { type Acceptance, readAcceptance } from '../ratify/acceptance.js';
 import { rosterHex } from '../signing/keys.js';
+import { VERDICT_KINDS, type VerdictKind } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
+import { OPTION_HASH } from '../signing/session-options.js';
 import { STATUSES, type Status, Transcript } from '../transcript/transcript.js';
 
 /** The `format` a receipt file written by this package carries. */
@@ -28,6 +30,12 @@ export interface Receipt {
   readonly roster: Readonly<Record<string, string>> | null;
   /** The `verdict/0.2` session the verdicts were signed in. */
   readonly session: Session | null;
+  /**
+   * Owner -> what that owner's verdicts are (`verdict/0.2` in the session, `verdict/0.1`, or
+   * `unsigned`). Absent in Python's receipts and older ones: then every verdict is `verdict/0.2`
+   * when there is a session, else `verdict/0.1`.
+   */
+  readonly verdict_kinds: Readonly<Record<string, VerdictKind>> | null;
   readonly acceptances: readonly Acceptance[];
   /** Claims a Python receipt may carry; the checker recomputes both. */
   readonly max_min_verified: boolean | null;
@@ -39,6 +47,7 @@ export interface ReceiptExtras {
   readonly participants?: readonly string[];
   readonly roster?: Readonly<Record<string, string>>;
   readonly session?: Session;
+  readonly verdict_kinds?: Readonly<Record<string, VerdictKind>>;
   readonly acceptances?: readonly Acceptance[];
 }
 
@@ -53,6 +62,7 @@ export function makeReceipt<O>(result: ConsensusResult<O>, extras: ReceiptExtras
     participants: extras.participants ?? null,
     roster: extras.roster ?? null,
     session: extras.session ?? null,
+    verdict_kinds: extras.verdict_kinds ?? null,
     acceptances: extras.acceptances ?? [],
     max_min_verified: null,
     unanimous_acceptance: null,
@@ -71,9 +81,8 @@ export function receiptToDict(receipt: Receipt): PyObject {
   if (receipt.title !== null) out.title = receipt.title;
   if (receipt.participants !== null) out.participants = receipt.participants;
   if (receipt.roster !== null) out.roster = { ...receipt.roster };
-  if (receipt.session !== null) {
-    out.session = { nonce: receipt.session.nonce, roster: { ...receipt.session.roster } };
-  }
+  if (receipt.session !== null) out.session = sessionToDict(receipt.session);
+  if (receipt.verdict_kinds !== null) out.verdict_kinds = { ...receipt.verdict_kinds };
   if (receipt.acceptances.length > 0) {
     out.acceptances = receipt.acceptances.map((a) => ({ ...a }));
   }
@@ -114,6 +123,7 @@ export function readReceipt(input: string | PyValue): Receipt {
     participants: optional(raw, 'participants', isStringList),
     roster: keysOf(optional(raw, 'roster', isStringMap), 'roster'),
     session: sessionOf(optional(raw, 'session', isSession)),
+    verdict_kinds: optional(raw, 'verdict_kinds', isKindMap),
     acceptances: acceptancesOf(getOwn(raw, 'acceptances')),
     max_min_verified: optional(raw, 'max_min_verified', isBoolean),
     unanimous_acceptance: optional(raw, 'unanimous_acceptance', isBoolean),
@@ -137,9 +147,19 @@ function keysOf(
   }
 }
 
+function sessionToDict(session: Session): PyObject {
+  const out: Record<string, PyValue> = { nonce: session.nonce, roster: { ...session.roster } };
+  if (session.options_sha256 !== undefined) out.options_sha256 = session.options_sha256;
+  return out;
+}
+
 function sessionOf(session: Session | null): Session | null {
   if (session === null) return null;
-  return { nonce: session.nonce, roster: keysOf(session.roster, 'session.roster') ?? {} };
+  const roster = keysOf(session.roster, 'session.roster') ?? {};
+  const options = session.options_sha256;
+  return options === undefined
+    ? { nonce: session.nonce, roster }
+    : { nonce: session.nonce, roster, options_sha256: options };
 }
 
 function optional<T>(
@@ -168,7 +188,20 @@ function isStringMap(v: PyValue): v is Readonly<Record<string, string>> {
 function isSession(v: PyValue): v is PyObject & Session {
   if (!isPyObject(v)) return false;
   const roster = getOwn(v, 'roster');
-  return typeof getOwn(v, 'nonce') === 'string' && roster !== undefined && isStringMap(roster);
+  const options = getOwn(v, 'options_sha256');
+  return (
+    typeof getOwn(v, 'nonce') === 'string' &&
+    roster !== undefined &&
+    isStringMap(roster) &&
+    (options === undefined || (typeof options === 'string' && OPTION_HASH.test(options)))
+  );
+}
+
+function isKindMap(v: PyValue): v is Readonly<Record<string, VerdictKind>> {
+  return (
+    isPyObject(v) &&
+    Object.values(v).every((k) => (VERDICT_KINDS as readonly PyValue[]).includes(k))
+  );
 }
 
 function acceptancesOf(value: PyValue | undefined): Acceptance[] {

@@ -3,9 +3,12 @@ import { pyEquals } from '../py-json/equals.js';
 import { verifyAcceptanceSignature } from '../ratify/acceptance.js';
 import { agreement } from '../ratify/agreement.js';
 import { rosterHex } from '../signing/keys.js';
+import { VERDICT_V1, type VerdictKind } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
+import { hashOption, hashOptionList } from '../signing/session-options.js';
 import { verifyTranscript } from '../signing/verify-transcript.js';
 import type { Receipt } from './receipt.js';
+import { describeKinds, unboundOwners, verdictKindsOf } from './verdict-kinds.js';
 
 export interface VerifyReceiptOptions {
   /** The owners you know took part; otherwise the receipt's own `participants` are used. */
@@ -14,6 +17,11 @@ export interface VerifyReceiptOptions {
   readonly roster?: Readonly<Record<string, string>>;
   /** The session you signed in; otherwise the receipt's own `session` is used. */
   readonly session?: Session;
+  /**
+   * Owners whose verdicts must be `verdict/0.2` in a session (true: every owner), as a roster
+   * entry with `require_session` asks: a `verdict/0.1` from them is a downgrade, refused.
+   */
+  readonly requireSession?: boolean | readonly string[];
 }
 
 export type CheckStatus = 'ok' | 'failed' | 'skipped' | 'info';
@@ -91,6 +99,7 @@ export async function verifyReceipt(
 
   const roster = options.roster ?? receipt.roster;
   const session = options.session ?? receipt.session;
+  const kinds = verdictKindsOf(receipt, session !== null);
   const verdicts = t.entries.flatMap((e) => e.verdicts);
   const signedCount = verdicts.filter((v) => v.sig !== null || v.pubkey_hex !== null).length;
   if (signedCount === 0 && roster === null && session === null) {
@@ -100,20 +109,53 @@ export async function verifyReceipt(
       requireSigned: signedCount === verdicts.length,
       ...(roster === null ? {} : { roster }),
       ...(session === null ? {} : { session }),
+      ...(receipt.verdict_kinds === null ? {} : { kinds: receipt.verdict_kinds }),
     });
-    const how = session !== null ? 'verdict/0.2 in this session' : 'verdict/0.1';
     const pinned = roster !== null || session !== null ? ', keys pinned to the roster' : '';
     add(
       'verdict signatures',
       sigs.ok ? 'ok' : 'failed',
-      sigs.ok ? `${sigs.signed} signed verdicts verify (${how}${pinned})` : sigs.reason,
+      sigs.ok
+        ? `${sigs.signed} signed verdicts verify (${describeKinds(kinds)}${pinned})`
+        : sigs.reason,
+    );
+  }
+  checkSessionOptions(receipt, session, add);
+  const required = options.requireSession ?? false;
+  if (required !== false) {
+    const unbound = unboundOwners(kinds, required, session !== null);
+    const said = unbound.map((o) => `${o}'s are ${kinds.get(o) ?? 'missing'}`);
+    add(
+      'session-bound verdicts',
+      unbound.length === 0 ? 'ok' : 'failed',
+      unbound.length === 0
+        ? 'every verdict you require bound to a session is verdict/0.2 in this session'
+        : `${said.join(', ')}, but you require verdict/0.2 in a session: a downgrade ` +
+            '(a verdict/0.1 can be replayed from another parley)',
     );
   }
 
   await checkAcceptances(receipt, recomputed, participants, roster, add);
 
   const ok = checks.every((c) => c.status !== 'failed');
-  return { ok, checks, notProven: notProven(receipt, options, signedCount > 0) };
+  return { ok, checks, notProven: notProven(receipt, options, kinds) };
+}
+
+/** A session that fixed its options must have fixed exactly the options the record holds. */
+function checkSessionOptions(
+  receipt: Receipt,
+  session: Session | null,
+  add: (name: string, status: CheckStatus, detail: string) => void,
+): void {
+  if (session?.options_sha256 === undefined) return;
+  const recorded = hashOptionList(receipt.transcript.entries.map((e) => hashOption(e.option)));
+  add(
+    'session options',
+    recorded === session.options_sha256 ? 'ok' : 'failed',
+    recorded === session.options_sha256
+      ? 'the session was fixed to exactly the recorded options, in order'
+      : "the session's options_sha256 is not the hash of the recorded options",
+  );
 }
 
 async function checkAcceptances(
@@ -170,7 +212,11 @@ async function checkAcceptances(
   }
 }
 
-function notProven(receipt: Receipt, options: VerifyReceiptOptions, anySigned: boolean): string[] {
+function notProven(
+  receipt: Receipt,
+  options: VerifyReceiptOptions,
+  kinds: ReadonlyMap<string, VerdictKind>,
+): string[] {
   const out = [
     'that the hash was kept apart from the record: a receipt whose hash and transcript come from ' +
       'the same hand proves nothing about later edits; compare the hash with the one you were shown',
@@ -195,13 +241,16 @@ function notProven(receipt: Receipt, options: VerifyReceiptOptions, anySigned: b
             'wrote; compare it with the keys you know',
     );
   }
-  if (anySigned && options.session === undefined) {
+  const replayable = [...kinds].filter(([, k]) => k === VERDICT_V1);
+  if (replayable.length > 0) {
     out.push(
-      receipt.session === null
-        ? 'freshness: verdict/0.1 signatures carry no session, so a genuine signed verdict can be ' +
-            'replayed into another parley over the same option'
-        : "freshness, unless the receipt's session nonce is the one you signed in",
+      `freshness of the verdicts of ${replayable.map(([o]) => o).join(', ')}: verdict/0.1 ` +
+        'signatures carry no session, so a genuine signed verdict can be replayed into another ' +
+        'parley over the same option (require sessions in your roster to refuse them)',
     );
+  }
+  if (options.session === undefined && receipt.session !== null) {
+    out.push("freshness, unless the receipt's session nonce is the one you signed in");
   }
   out.push(
     'privacy of scores: the score of every acceptable option, and who found which option ' +

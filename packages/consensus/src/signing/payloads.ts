@@ -10,9 +10,18 @@ export const VERDICT_V2 = 'verdict/0.2';
 export const ACCEPTANCE_V1 = 'acceptance/0.1';
 
 /**
+ * What a receipt says each owner's verdicts are: `verdict/0.2` (bound to the receipt's session),
+ * `verdict/0.1` (bound to nothing: a genuine one can be replayed into another parley), or
+ * `unsigned`.
+ */
+export const VERDICT_KINDS = [VERDICT_V1, VERDICT_V2, 'unsigned'] as const;
+export type VerdictKind = (typeof VERDICT_KINDS)[number];
+
+/**
  * The bytes an agent signs for one verdict on one option. Without a session this is Python's
- * `verdict/0.1` payload; with one it is `verdict/0.2`, which adds the session nonce and the
- * owner -> key roster, so the signature holds in that parley only.
+ * `verdict/0.1` payload; with one it is `verdict/0.2`, which adds the session nonce, the
+ * owner -> key roster and, when the session fixed its options, `options_sha256`, so the
+ * signature holds in that parley only.
  */
 export function verdictPayload(
   option: PyValue,
@@ -28,7 +37,13 @@ export function verdictPayload(
     reason: verdict.reason,
   };
   if (session === undefined) return utf8(pyDumps(body));
-  return utf8(pyDumps({ ...body, nonce: session.nonce, roster: { ...session.roster } }));
+  const bound: Record<string, PyValue> = {
+    ...body,
+    nonce: session.nonce,
+    roster: { ...session.roster },
+  };
+  if (session.options_sha256 !== undefined) bound.options_sha256 = session.options_sha256;
+  return utf8(pyDumps(bound));
 }
 
 /** The bytes an owner signs to ratify: who, which decision, which record, and the answer. */

@@ -1,25 +1,36 @@
 import { type KeyPair, randomBytes } from '@parley/protocol';
 import { toHex } from '../hex.js';
+import type { PyValue } from '../py-json/value.js';
 import { rosterHex } from './keys.js';
+import { hashOption, hashOptionList } from './session-options.js';
 
 /**
- * One parley's identity for `verdict/0.2` signatures: a fresh nonce and the owner -> public key
- * roster (lowercase hex). Every signer signs both, so a verdict cannot be replayed into another
- * parley, nor into this one under a different roster.
+ * One parley's identity for `verdict/0.2` signatures: a fresh nonce, the owner -> public key
+ * roster (lowercase hex) and, when the options were fixed at its start, the hash of their list.
+ * Every signer signs all three, so a verdict cannot be replayed into another parley, nor into
+ * this one under a different roster or over other options.
  */
 export interface Session {
   readonly nonce: string;
   readonly roster: Readonly<Record<string, string>>;
+  /** `hashOptionList` of the session's options; absent in sessions made before it was bound. */
+  readonly options_sha256?: string;
 }
 
 const NONCE_BYTES = 32;
 
-/** A session with a fresh random nonce (or the one given) over this owner -> key roster. */
+/**
+ * A session with a fresh random nonce (or the one given) over this owner -> key roster, bound to
+ * `options` when they are given (a delegate then answers about those options only).
+ */
 export function createSession(
   roster: Readonly<Record<string, KeyPair | Uint8Array | string>>,
   nonce: string = toHex(randomBytes(NONCE_BYTES)),
+  options?: readonly PyValue[],
 ): Session {
   if (typeof nonce !== 'string' || nonce === '')
     throw new TypeError('a session nonce is a non-empty string');
-  return { nonce, roster: rosterHex(roster) };
+  const pins = rosterHex(roster);
+  if (options === undefined) return { nonce, roster: pins };
+  return { nonce, roster: pins, options_sha256: hashOptionList(options.map(hashOption)) };
 }

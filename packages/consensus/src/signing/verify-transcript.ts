@@ -1,6 +1,6 @@
 import type { Transcript } from '../transcript/transcript.js';
 import { rosterHex, verifyHex } from './keys.js';
-import { verdictPayload } from './payloads.js';
+import { VERDICT_V1, VERDICT_V2, type VerdictKind, verdictPayload } from './payloads.js';
 import type { Session } from './session.js';
 
 export interface VerifyTranscriptOptions {
@@ -16,13 +16,20 @@ export interface VerifyTranscriptOptions {
    * A `verdict/0.1` signature or one made in another session fails.
    */
   readonly session?: Session;
+  /**
+   * What each owner's verdicts are, as a receipt states it: each is checked as that kind
+   * (`verdict/0.2` in `session`, `verdict/0.1` without). Without it every signature is checked as
+   * `verdict/0.2` when a session is given, else as `verdict/0.1`.
+   */
+  readonly kinds?: Readonly<Record<string, VerdictKind>>;
 }
 
 export type TranscriptSignatureCode =
   | 'unsigned_verdict'
   | 'unknown_owner'
   | 'key_mismatch'
-  | 'bad_signature';
+  | 'bad_signature'
+  | 'wrong_kind';
 
 export type TranscriptSignatureCheck =
   | { readonly ok: true; readonly signed: number; readonly unsigned: number }
@@ -49,26 +56,52 @@ export async function verifyTranscript(
       if (pins.some((pin) => !Object.hasOwn(pin, v.owner))) {
         return fail('unknown_owner', `${where}: the owner is not on the roster`);
       }
+      const kind = kindOf(v.owner, options);
+      if (kind === undefined) {
+        return fail(
+          'wrong_kind',
+          `${where}: the receipt does not say what this owner's verdicts are`,
+        );
+      }
       if (v.sig === null && v.pubkey_hex === null) {
         if (requireSigned) return fail('unsigned_verdict', `${where}: the verdict is not signed`);
+        if (options.kinds !== undefined && kind !== 'unsigned') {
+          return fail(
+            'wrong_kind',
+            `${where}: the verdict is not signed, but is said to be ${kind}`,
+          );
+        }
         unsigned++;
         continue;
       }
       if (v.sig === null || v.pubkey_hex === null) {
         return fail('bad_signature', `${where}: a signature needs both sig and pubkey_hex`);
       }
+      if (kind === 'unsigned') {
+        return fail('wrong_kind', `${where}: the verdict is signed, but is said to be unsigned`);
+      }
+      if (kind === VERDICT_V2 && options.session === undefined) {
+        return fail('wrong_kind', `${where}: a verdict/0.2 needs the session it was signed in`);
+      }
       if (pins.some((pin) => pin[v.owner] !== v.pubkey_hex)) {
         return fail('key_mismatch', `${where}: signed by a key other than the roster's`);
       }
-      const payload = verdictPayload(entry.option, v, options.session);
+      const session = kind === VERDICT_V2 ? options.session : undefined;
+      const payload = verdictPayload(entry.option, v, session);
       if (!(await verifyHex(v.pubkey_hex, payload, v.sig))) {
-        const scope = options.session === undefined ? '' : ' in this session';
+        const scope = session === undefined ? ` (${VERDICT_V1})` : ' in this session';
         return fail('bad_signature', `${where}: the signature does not match the verdict${scope}`);
       }
       signed++;
     }
   }
   return { ok: true, signed, unsigned };
+}
+
+/** The kind an owner's verdicts are checked as: stated, or implied by whether a session is given. */
+function kindOf(owner: string, options: VerifyTranscriptOptions): VerdictKind | undefined {
+  if (options.kinds === undefined) return options.session === undefined ? VERDICT_V1 : VERDICT_V2;
+  return Object.hasOwn(options.kinds, owner) ? options.kinds[owner] : undefined;
 }
 
 function fail(code: TranscriptSignatureCode, reason: string) {
