@@ -239,6 +239,7 @@ describe.each(['openai', 'anthropic'] as const)('the %s API shape over HTTP', (s
       'the red line has a reserved key "constructor"',
       'no option has the attribute "guest_mood" (the options have: venue, cost, outdoor, seats)',
       expect.stringMatching(/^no option has the attribute "cost; require\(/),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the model's text, kept as text
       'no option has venue "${process.exit(1)}", so preferring it scores nothing',
     ]);
     expect(made.clarifications.map((q) => q.question)).toEqual([
