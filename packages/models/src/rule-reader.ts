@@ -32,6 +32,10 @@ export function readByRules(request: ElicitRequest): Record<string, PyValue[]> {
           const limit = named >= 0 ? limitIn(clause, prompt === 'unacceptable') : null;
           if (limit !== null && isNumeric(attribute)) {
             hard.push({ attr: attribute.name, op: limit.op, value: limit.value, ...source });
+          } else if (named >= 0 && isBoolean(attribute) && prompt === 'unacceptable') {
+            // "anything not reviewed is out": the red line is that it holds.
+            if (NEGATION.test(clause)) hard.push({ attr: attribute.name, op: '==', value: true, ...source });
+            else unclear.push({ question: `Must ${attribute.name} be true or false for you?`, ...source });
           } else if (value !== undefined && prompt === 'unacceptable') {
             hard.push({ attr: attribute.name, op: '!=', value: value.value, ...source });
           } else if (named >= 0 && isNumeric(attribute)) {
@@ -76,13 +80,17 @@ const HIGHER = /\b(high|higher|highest|more|most|large|larger|big|bigger|long|lo
 function clausesOf(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[.;!?\n]+|,\s*(?:and|but)\s+|\s+but\s+/)
+    .split(/[.;!?\n,]+|\s+(?:and|but|then)\s+/)
     .map((c) => c.trim())
     .filter((c) => c !== '');
 }
 
 function isNumeric(attribute: AttributeSummary): boolean {
   return attribute.kinds.length === 1 && attribute.kinds[0] === 'number';
+}
+
+function isBoolean(attribute: AttributeSummary): boolean {
+  return attribute.kinds.length === 1 && attribute.kinds[0] === 'boolean';
 }
 
 /** Where the clause names the attribute (`warranty_months` as "warranty months" too), or -1. */
