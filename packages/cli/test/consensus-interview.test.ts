@@ -260,6 +260,18 @@ describe('parley consensus interview at a terminal', { timeout: CHILD_TEST_TIMEO
     ]);
   });
 
+  it('keeps lines typed ahead of their questions, in order', async () => {
+    const party = at('Eve.party.json');
+    const typed = ['', 'A cost over 70 is unacceptable.', '', '', '', '', '', 'h1'].join('\n');
+    const done = await runCliConversation(
+      ['consensus', 'interview', '--party', 'Eve', '--options', RECIPE, '--out', party],
+      env,
+      [[/1\/6 /, typed]],
+    );
+    expect(done.code, done.stdout).toBe(0);
+    expect(JSON.parse(readFileSync(party, 'utf8')).hard).toEqual([{ attr: 'cost', op: '<=', value: 70 }]);
+  });
+
   it('"no" at the confirmation writes nothing', async () => {
     const party = at('Cara.party.json');
     const done = await runCliConversation(

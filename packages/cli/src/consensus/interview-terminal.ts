@@ -66,7 +66,7 @@ export async function reviewAtTerminal(
     );
   };
   const show = (): void => ctx.out(`\n${draftLines(draft).join('\n')}\n`);
-  show();
+  if (draft.clarifications.length > 0) show();
   while (draft.clarifications.length > 0) {
     const question = draft.clarifications[0] as SheetDraft['clarifications'][number];
     const line = await reader.ask(
