@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import type { Elicitor } from '@parley/consensus';
 import { CALENDAR_ID } from '@parley/examples/calendar';
 import { SHOP_ID } from '@parley/examples/shop';
 import { type ModelFlags, ScriptedElicitor } from '@parley/models';
 import { publicKeyString } from '@parley/protocol';
 import { createHttpBridge } from '@parley/transport';
 import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { chooseElicitor, MODEL_FLAG_HELP } from '../consensus/elicitor-choice.js';
@@ -93,7 +95,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         );
       }
       // The interview's model: its key stays here, the page only calls /elicit.
-      const elicitor = page === undefined ? undefined : chooseElicitor(ctx, flags, env);
+      const elicitor = page === undefined ? undefined : pageElicitor(ctx, flags, env);
       const port = (fixed: number): number => (flags.ephemeral === true ? 0 : fixed);
       // §6.4: the local principal, and the principals of pages paired before (and from now on).
       const trust = TrustedPrincipals.load(publicKeyString(principal), data);
@@ -224,4 +226,23 @@ function pageBridges(
 function shortPath(path: string): string {
   const inside = relative(process.cwd(), path);
   return inside === '' ? '.' : inside.startsWith('..') ? path : inside;
+}
+
+/**
+ * The page's interview model. Named by flags, a bad choice stops `start`; picked up from the
+ * environment alone (an OPENAI_BASE_URL without a model name, say), it only costs the page its
+ * model: `npm start` still starts, with the scripted elicitor, and says why.
+ */
+function pageElicitor(ctx: CliContext, flags: ModelFlags, env: NodeJS.ProcessEnv): Elicitor {
+  const named =
+    flags.provider !== undefined || flags.model !== undefined || flags.baseUrl !== undefined;
+  try {
+    return chooseElicitor(ctx, flags, env);
+  } catch (error) {
+    if (named || !(error instanceof CliError)) throw error;
+    ctx.err(
+      `the interview's model is not usable (${error.message}); the page drafts with the scripted elicitor\n`,
+    );
+    return new ScriptedElicitor();
+  }
 }
