@@ -269,7 +269,9 @@ describe('parley consensus interview at a terminal', { timeout: CHILD_TEST_TIMEO
       [[/1\/6 /, typed]],
     );
     expect(done.code, done.stdout).toBe(0);
-    expect(JSON.parse(readFileSync(party, 'utf8')).hard).toEqual([{ attr: 'cost', op: '<=', value: 70 }]);
+    expect(JSON.parse(readFileSync(party, 'utf8')).hard).toEqual([
+      { attr: 'cost', op: '<=', value: 70 },
+    ]);
   });
 
   it('"no" at the confirmation writes nothing', async () => {

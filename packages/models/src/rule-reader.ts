@@ -34,8 +34,13 @@ export function readByRules(request: ElicitRequest): Record<string, PyValue[]> {
             hard.push({ attr: attribute.name, op: limit.op, value: limit.value, ...source });
           } else if (named >= 0 && isBoolean(attribute) && prompt === 'unacceptable') {
             // "anything not reviewed is out": the red line is that it holds.
-            if (NEGATION.test(clause)) hard.push({ attr: attribute.name, op: '==', value: true, ...source });
-            else unclear.push({ question: `Must ${attribute.name} be true or false for you?`, ...source });
+            if (NEGATION.test(clause))
+              hard.push({ attr: attribute.name, op: '==', value: true, ...source });
+            else
+              unclear.push({
+                question: `Must ${attribute.name} be true or false for you?`,
+                ...source,
+              });
           } else if (value !== undefined && prompt === 'unacceptable') {
             hard.push({ attr: attribute.name, op: '!=', value: value.value, ...source });
           } else if (named >= 0 && isNumeric(attribute)) {

@@ -145,11 +145,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           mounts: {
             ...pageBridges(calendar, shop, browser.allowedHosts, log),
             [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),
-            [ELICIT_PATH]: elicitEndpoint(
-              elicitor,
-              !elicitor.label.startsWith('the scripted'),
-              log,
-            ),
+            [ELICIT_PATH]: elicitEndpoint(elicitor, !(elicitor instanceof ScriptedElicitor), log),
           },
           ...(browser.allowedHosts === undefined
             ? {}
