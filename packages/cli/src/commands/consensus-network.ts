@@ -1,15 +1,15 @@
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '@parley/consensus/net';
 import type { Command } from 'commander';
 import type { Cli } from '../command-kit.js';
-import { type ConfirmFlags, runConfirm } from '../consensus/confirm-command.js';
+import type { ConfirmFlags } from '../consensus/confirm-command.js';
 import { type DelegateFlags, runDelegate } from '../consensus/delegate-command.js';
-import { MODEL_FLAG_HELP } from '../consensus/elicitor-choice.js';
 import { type EnvFlags, runEnvironment } from '../consensus/env-command.js';
-import { type InterviewFlags, runInterview } from '../consensus/interview-command.js';
+import type { InterviewFlags } from '../consensus/interview-command.js';
 import { runMeeting } from '../consensus/meeting-command.js';
+import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { DEFAULT_RATE } from '../consensus/rate-flag.js';
 import { type RatifyFlags, runRatify } from '../consensus/ratify-command.js';
-import { type ReviseFlags, runRevise } from '../consensus/revise-command.js';
+import type { ReviseFlags } from '../consensus/revise-command.js';
 import { type RunFlags, runDecision } from '../consensus/run-command.js';
 import { runSeal, type SealFlags } from '../consensus/seal-command.js';
 import { DEFAULT_TOKEN_ENV } from '../consensus/token-env.js';
@@ -26,6 +26,7 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
       'state a position and decide across delegates: interview, confirm, delegate, run, ratify, seal',
     );
   const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+  // The interview's modules (and the model SDKs) load only when one of its commands runs.
   group
     .command('interview')
     .description(
@@ -41,7 +42,13 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .option('--provider <name>', MODEL_FLAG_HELP.provider)
     .option('--model <name>', MODEL_FLAG_HELP.model)
     .option('--base-url <url>', MODEL_FLAG_HELP.baseUrl)
-    .action(cli.act((flags: InterviewFlags) => runInterview(cli.ctx, env, cli.self, flags)));
+    .action(
+      cli.act((flags: InterviewFlags) =>
+        import('../consensus/interview-command.js').then((m) =>
+          m.runInterview(cli.ctx, env, cli.self, flags),
+        ),
+      ),
+    );
   group
     .command('revise')
     .description('change a kept draft: answer its questions, drop, fix or add rules')
@@ -56,7 +63,11 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .option('--fix <id=rule>', "replace an item: h1='cost <= 650'", collect)
     .option('--add <rule>', "add a red line or a preference: 'prefer lower cost'", collect)
     .option('--out <file>', 'write the new draft here (default: over the draft file)')
-    .action(cli.act((draft: string, flags: ReviseFlags) => runRevise(cli.ctx, draft, flags)));
+    .action(
+      cli.act((draft: string, flags: ReviseFlags) =>
+        import('../consensus/revise-command.js').then((m) => m.runRevise(cli.ctx, draft, flags)),
+      ),
+    );
   group
     .command('confirm')
     .description('make a kept draft binding: every red line by id and the exact version')
@@ -65,7 +76,11 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .requiredOption('--version <v>', 'the version of the draft you read')
     .option('--out <file>', 'where the party file goes (default NAME.party.json; mode 0600)')
     .action(
-      cli.act((draft: string, flags: ConfirmFlags) => runConfirm(cli.ctx, cli.self, draft, flags)),
+      cli.act((draft: string, flags: ConfirmFlags) =>
+        import('../consensus/confirm-command.js').then((m) =>
+          m.runConfirm(cli.ctx, cli.self, draft, flags),
+        ),
+      ),
     );
   group
     .command('delegate')

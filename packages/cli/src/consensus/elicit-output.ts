@@ -48,10 +48,9 @@ export function writePartyFile(
   writeTextFile(path, `${pyDumps(partyFileDict(sheet), { indent: 2 })}\n`, {
     mode: PRIVATE_FILE_MODE,
   });
-  const lines = sheet.hard.length;
-  ctx.out(
-    `wrote ${path} (mode 0600): ${lines} red line${lines === 1 ? '' : 's'} and ${sheet.utility.length} preference${sheet.utility.length === 1 ? '' : 's'}, confirmed at version ${sheet.version}\n`,
-  );
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const what = `${count(sheet.hard.length, 'red line')} and ${count(sheet.utility.length, 'preference')}`;
+  ctx.out(`wrote ${path} (mode 0600): ${what}, confirmed at version ${sheet.version}\n`);
   ctx.err(
     `serve it to a decision: ${commandLine([...self, 'consensus', 'delegate', '--party-file', path])}\n`,
   );

@@ -3,13 +3,6 @@ import { elicitorFor, ModelError, type ModelFlags, modelConfigFrom } from '@parl
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 
-/** The model options of `interview` and `start`. */
-export const MODEL_FLAG_HELP = {
-  provider: 'openai (any OpenAI-compatible server), anthropic, or scripted (no model)',
-  model: 'the model name (for a local server, the name it serves: llama3.2, qwen2.5…)',
-  baseUrl: 'the API base URL, e.g. http://127.0.0.1:11434/v1 for Ollama (else OPENAI_BASE_URL)',
-} as const;
-
 /**
  * The elicitor the flags and the SDKs' environment variables name, said on stderr (which
  * model, where, the key's variable, never the key); the scripted elicitor when none is set.

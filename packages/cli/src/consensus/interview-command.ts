@@ -7,6 +7,7 @@ import {
   pyDumps,
   readAnswers,
   recordAnswer,
+  type SheetDraft,
   startInterview,
 } from '@parley/consensus';
 import type { ModelFlags } from '@parley/models';
@@ -73,12 +74,7 @@ export async function runInterview(
     } else {
       ctx.out(`${draftLines(draft).join('\n')}\n`);
     }
-    const ids = draft.hard.map((h) => h.id).join(',');
-    ctx.err(
-      flags.draftOut === undefined
-        ? 'nothing is confirmed: keep the draft with --draft-out FILE, then confirm it with parley consensus confirm\n'
-        : `kept the draft in ${flags.draftOut} (mode 0600, with its token). ${draft.clarifications.length > 0 ? `First answer its questions (parley consensus revise ${flags.draftOut} --options ${flags.options} --answer q1='RULE' or --answer q1=skip), then confirm` : 'Confirm it'} with:\n  ${commandLine([...self, 'consensus', 'confirm', flags.draftOut, ...(ids === '' ? [] : ['--hard', ids]), '--version', draft.version, '--out', flags.out ?? defaultPartyFile(draft.participant)])}\n`,
-    );
+    ctx.err(confirmHint(self, flags, draft));
     return EXIT.ok;
   }
   return atTerminal(ctx, self, flags, interview, elicitor, { options, catalog });
@@ -123,4 +119,36 @@ async function atTerminal(
 function stopped(ctx: CliContext): ExitCode {
   ctx.out('\nstopped: nothing was confirmed, and no party file was written\n');
   return EXIT.error;
+}
+
+/** What to run next after `--answers`: keep the draft, answer its questions, confirm it. */
+function confirmHint(self: readonly string[], flags: InterviewFlags, draft: SheetDraft): string {
+  if (flags.draftOut === undefined) {
+    return 'nothing is confirmed: keep the draft with --draft-out FILE, then confirm it with parley consensus confirm\n';
+  }
+  const ids = draft.hard.map((h) => h.id).join(',');
+  const confirm = commandLine([
+    ...self,
+    'consensus',
+    'confirm',
+    flags.draftOut,
+    ...(ids === '' ? [] : ['--hard', ids]),
+    '--version',
+    draft.version,
+    '--out',
+    flags.out ?? defaultPartyFile(draft.participant),
+  ]);
+  const revise = commandLine([
+    ...self,
+    'consensus',
+    'revise',
+    flags.draftOut,
+    '--options',
+    flags.options,
+  ]);
+  const first =
+    draft.clarifications.length > 0
+      ? `First answer its questions (${revise} --answer q1='RULE' or --answer q1=skip), then confirm`
+      : 'Confirm it';
+  return `kept the draft in ${flags.draftOut} (mode 0600, with its token). ${first} with:\n  ${confirm}\n`;
 }
