@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONSUMER = fileURLToPath(new URL('./fixtures/consumer/', import.meta.url));
-/** Packing, installing and type-checking ten packages is slow on a loaded machine: bounded. */
+/** Packing, installing and type-checking every package is slow on a loaded machine: bounded. */
 const LIMIT_MS = 240_000;
 
 /** Every workspace package, by the name its users install (apps/ are pages, not packages). */
@@ -112,6 +112,7 @@ describe('the packages from another project (issue 14)', { timeout: LIMIT_MS }, 
       mcp: 'parley_ask',
       decide: 'function',
       openStore: 'function',
+      elicitor: 'the scripted elicitor (fixed rules, no model)',
     });
     const version = await run(process.execPath, [
       join(app, 'node_modules/.bin/parley'),

@@ -41,6 +41,8 @@ export async function runCli(
       'Parley from the command line: keys, grants, consent, the verbs, example services.',
     )
     .version(VERSION)
+    // A command's own options come after its name: `consensus confirm --version V` is the draft's.
+    .enablePositionalOptions()
     .showHelpAfterError('(run parley --help for the commands)')
     .addHelpText('after', EXIT_HELP)
     .exitOverride()

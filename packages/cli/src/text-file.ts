@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { type PyValue, parsePyJson } from '@parley/consensus';
 import { CliError } from './cli-error.js';
 import { reasonOf } from './home/parley-home.js';
@@ -14,11 +14,18 @@ export async function readTextFile(path: string): Promise<string> {
   }
 }
 
-/** Writes `text` to `path` through a temporary file and a rename: never half a file. */
-export function writeTextFile(path: string, text: string): void {
+/**
+ * Writes `text` to `path` through a temporary file and a rename: never half a file. With
+ * `mode` (0o600 for a private sheet), the file has that mode from its first byte.
+ */
+export function writeTextFile(path: string, text: string, options: { mode?: number } = {}): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, text);
+    if (options.mode === undefined) writeFileSync(temporary, text);
+    else {
+      writeFileSync(temporary, text, { mode: options.mode });
+      chmodSync(temporary, options.mode);
+    }
     renameSync(temporary, path);
   } catch (error) {
     throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);

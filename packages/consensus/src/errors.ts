@@ -13,6 +13,7 @@ export const CONSENSUS_ERROR_CODES = [
   'limit',
   'utility',
   'ratify',
+  'elicit',
 ] as const;
 export type ConsensusErrorCode = (typeof CONSENSUS_ERROR_CODES)[number];
 
@@ -64,5 +65,34 @@ export class RatifyError extends ConsensusError {
 
   constructor(message: string) {
     super('ratify', message);
+  }
+}
+
+/** Why an elicitation step was refused (the `kind` of an ElicitError). */
+export const ELICIT_ERROR_KINDS = [
+  'bad_answer',
+  'no_answers',
+  'bad_reply',
+  'not_participant',
+  'bad_token',
+  'open_clarifications',
+  'unconfirmed',
+  'version',
+  'bad_change',
+  'bad_draft',
+] as const;
+export type ElicitErrorKind = (typeof ELICIT_ERROR_KINDS)[number];
+
+/**
+ * An elicitation step refused: an unknown prompt, a confirmation without the token, every red
+ * line or the exact version, a change that does not validate. One sentence; never a token.
+ */
+export class ElicitError extends ConsensusError {
+  override readonly name = 'ElicitError';
+  readonly kind: ElicitErrorKind;
+
+  constructor(kind: ElicitErrorKind, message: string) {
+    super('elicit', message);
+    this.kind = kind;
   }
 }

@@ -21,9 +21,102 @@ export {
   verifyOutcome,
 } from './consensus/verify-outcome.js';
 export {
+  type AttributeCatalog,
+  type AttributeInfo,
+  attributeCatalog,
+  MAX_LISTED_VALUES,
+  VALUE_KINDS,
+  type ValueKind,
+} from './elicit/attributes.js';
+export {
+  type Confirmation,
+  type ConfirmedSheet,
+  confirmSheet,
+  sheetToParty,
+} from './elicit/confirm.js';
+export {
+  type Clarification,
+  type DraftBase,
+  type DraftOptions,
+  draftFromReply,
+  draftSheet,
+  type HardItem,
+  MAX_DRAFT_ITEMS,
+  MAX_PREVIEW_CHARS,
+  type RejectedItem,
+  type SheetDraft,
+  type SoftItem,
+  sheetVersion,
+} from './elicit/draft.js';
+export {
+  CONFIRMED_FORMAT,
+  DRAFT_FORMAT,
+  draftToDict,
+  partyFileDict,
+  readDraft,
+} from './elicit/draft-file.js';
+export {
+  type AttributeSummary,
+  type Elicitor,
+  type ElicitRequest,
+  summarizeAttributes,
+} from './elicit/elicitor.js';
+export {
+  DRAFT_REPLY_SCHEMA,
+  ELICIT_INSTRUCTIONS,
+  elicitUserMessage,
+} from './elicit/instructions.js';
+export {
+  type Interview,
+  newId,
+  type RandomSource,
+  recordAnswer,
+  startInterview,
+} from './elicit/interview.js';
+export { isPlainData, plainDataProblem, RESERVED_KEYS } from './elicit/plain-data.js';
+export {
+  type Answers,
+  isPromptId,
+  MAX_ANSWER_CHARS,
+  nextPrompt,
+  PROMPTS,
+  type PromptId,
+  questionOf,
+  readAnswers,
+} from './elicit/prompts.js';
+export {
+  clarificationLine,
+  describeConstraint,
+  describeTerm,
+  hardLine,
+  renderDraft,
+  safeText,
+  softLine,
+} from './elicit/render.js';
+export { type Change, type Revision, reopenSheet, reviseSheet } from './elicit/revise.js';
+export {
+  constraintRule,
+  type ParsedRule,
+  parseRule,
+  RULE_EXAMPLES,
+  termRule,
+} from './elicit/rule-text.js';
+export {
+  type CheckContext,
+  type Checked,
+  checkHard,
+  checkSoft,
+  HARD_KEYS,
+  MAX_TEXT_CHARS,
+  SOFT_KEYS,
+} from './elicit/validate-item.js';
+export {
   CONSENSUS_ERROR_CODES,
   ConsensusError,
   type ConsensusErrorCode,
+  ELICIT_ERROR_KINDS,
+  ElicitError,
+  type ElicitErrorKind,
   JsonReadError,
   RatifyError,
   SpecError,

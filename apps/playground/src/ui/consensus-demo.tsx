@@ -8,6 +8,7 @@ import {
   runSpec,
 } from '../consensus/receipt-check.js';
 import { presentationOf, RECIPES } from '../consensus/recipes.js';
+import { InterviewPanel } from './interview-panel.js';
 import { OutcomeTable } from './outcome-table.js';
 import { PrivateCheck } from './private-check.js';
 import { ProofCardView } from './proof-card-view.js';
@@ -216,6 +217,7 @@ export function ConsensusDemo() {
           {card !== undefined && <ProofCardView card={card} />}
         </>
       )}
+      {source !== undefined && <InterviewPanel key={source.name} spec={source.spec} />}
     </div>
   );
 }

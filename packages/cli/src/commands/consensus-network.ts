@@ -1,11 +1,15 @@
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS } from '@parley/consensus/net';
 import type { Command } from 'commander';
 import type { Cli } from '../command-kit.js';
+import type { ConfirmFlags } from '../consensus/confirm-command.js';
 import { type DelegateFlags, runDelegate } from '../consensus/delegate-command.js';
 import { type EnvFlags, runEnvironment } from '../consensus/env-command.js';
+import type { InterviewFlags } from '../consensus/interview-command.js';
 import { runMeeting } from '../consensus/meeting-command.js';
+import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { DEFAULT_FAILED_RATE, DEFAULT_RATE } from '../consensus/rate-flag.js';
 import { type RatifyFlags, runRatify } from '../consensus/ratify-command.js';
+import type { ReviseFlags } from '../consensus/revise-command.js';
 import { type RosterFlags, runRoster } from '../consensus/roster-command.js';
 import { type RunFlags, runDecision } from '../consensus/run-command.js';
 import { runSeal, type SealFlags } from '../consensus/seal-command.js';
@@ -20,13 +24,74 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
   const group = program
     .command('consensus')
     .description(
-      'decide across delegates over HTTP: delegate, roster, run, meeting, env, ratify, seal',
+      'state a position and decide across delegates: interview, confirm, delegate, roster, run, ratify, seal',
+    );
+  const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+  // The interview's modules (and the model SDKs) load only when one of its commands runs.
+  group
+    .command('interview')
+    .description(
+      'say your position in your own words; confirm the red lines drafted from them; get NAME.party.json',
+    )
+    .requiredOption('--party <name>', 'your name in the decision')
+    .requiredOption('--options <file>', 'the options decided on: a JSON list, or {title, options}')
+    .option('--answers <file>', 'do not ask: your answers as JSON {prompt id: text} (- for stdin)')
+    .option('--json', 'with --answers: print the draft as JSON (without its token)')
+    .option('--draft-out <file>', 'keep the draft, with its token, in this file (mode 0600)')
+    .option('--out <file>', 'where the confirmed party file goes (default NAME.party.json)')
+    .option('--case <id>', 'the decision this position is for (default the options title)')
+    .option('--provider <name>', MODEL_FLAG_HELP.provider)
+    .option('--model <name>', MODEL_FLAG_HELP.model)
+    .option('--base-url <url>', MODEL_FLAG_HELP.baseUrl)
+    .action(
+      cli.act((flags: InterviewFlags) =>
+        import('../consensus/interview-command.js').then((m) =>
+          m.runInterview(cli.ctx, env, cli.self, flags),
+        ),
+      ),
+    );
+  group
+    .command('revise')
+    .description('change a kept draft: answer its questions, drop, fix or add rules')
+    .argument('<draft>', 'the draft file (interview --draft-out)')
+    .requiredOption('--options <file>', 'the options the draft is checked against')
+    .option(
+      '--answer <q=rule>',
+      "answer a question with a rule, or skip it: q1='seats >= 30'",
+      collect,
+    )
+    .option('--drop <id>', 'drop an item or a question', collect)
+    .option('--fix <id=rule>', "replace an item: h1='cost <= 650'", collect)
+    .option('--add <rule>', "add a red line or a preference: 'prefer lower cost'", collect)
+    .option('--out <file>', 'write the new draft here (default: over the draft file)')
+    .action(
+      cli.act((draft: string, flags: ReviseFlags) =>
+        import('../consensus/revise-command.js').then((m) => m.runRevise(cli.ctx, draft, flags)),
+      ),
+    );
+  group
+    .command('confirm')
+    .description('make a kept draft binding: every red line by id and the exact version')
+    .argument('<draft>', 'the draft file (interview --draft-out)')
+    .option('--hard <ids>', 'the id of every red line of the draft, comma-separated: h1,h2')
+    .requiredOption('--version <v>', 'the version of the draft you read')
+    .option('--out <file>', 'where the party file goes (default NAME.party.json; mode 0600)')
+    .action(
+      cli.act((draft: string, flags: ConfirmFlags) =>
+        import('../consensus/confirm-command.js').then((m) =>
+          m.runConfirm(cli.ctx, cli.self, draft, flags),
+        ),
+      ),
     );
   group
     .command('delegate')
     .description("serve one owner's private sheet over HTTP (/card, /consider), until Ctrl-C")
-    .argument('<spec>', "a decision spec (pick the party with --party) or one party's file")
+    .argument('[spec]', "a decision spec (pick the party with --party) or one party's file")
     .option('--party <name>', 'the owner whose party to serve')
+    .option(
+      '--party-file <file>',
+      'serve this party file (consensus interview or confirm wrote it)',
+    )
     .option('--host <host>', 'where to listen', '127.0.0.1')
     .option('--port <n>', 'the port (0 picks a free one and prints it)', '0')
     .option(
@@ -61,7 +126,9 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .option('--url <url>', 'the address the coordinator reaches you at, for --token-out')
     .option('--json', 'print the address as one JSON line {owner, url, pubkey_hex, protocols, …}')
     .action(
-      cli.act((spec: string, flags: DelegateFlags) => runDelegate(cli.ctx, env, spec, flags)),
+      cli.act((spec: string | undefined, flags: DelegateFlags) =>
+        runDelegate(cli.ctx, env, spec, flags),
+      ),
     );
   group
     .command('run')

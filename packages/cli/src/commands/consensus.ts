@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import type { ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { type DecideFlags, specText } from '../consensus/decide-parties.js';
 import { readRosterFile } from '../consensus/roster-file.js';
 import { readTextFile } from '../text-file.js';
 
@@ -21,11 +22,17 @@ export function registerConsensus(program: Command, cli: Cli): void {
   program
     .command('decide')
     .description('pick the option no party red-lines, by max-min, from a decision spec')
-    .argument('<spec>', 'SPEC.json: {title, options, parties}')
+    .argument('[spec]', 'SPEC.json: {title, options, parties}')
+    .option('--options <file>', 'the options, when the parties come from party files')
+    .option(
+      '--party-file <file>',
+      'add this party file (consensus interview wrote it); repeat for each party',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--json', 'print {status, decision, transcript, transcript_sha256}')
     .action(
-      cli.act(async (spec: string, flags: { json?: boolean }) =>
-        emit(cli.ctx, decideCommand(await readTextFile(spec), { json: flags.json === true })),
+      cli.act(async (spec: string | undefined, flags: DecideFlags) =>
+        emit(cli.ctx, decideCommand(await specText(spec, flags), { json: flags.json === true })),
       ),
     );
   program

@@ -1,17 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import type { Elicitor } from '@parley/consensus';
 import { CALENDAR_ID } from '@parley/examples/calendar';
 import { SHOP_ID } from '@parley/examples/shop';
+import { type ModelFlags, ScriptedElicitor } from '@parley/models';
 import { publicKeyString } from '@parley/protocol';
 import { createHttpBridge } from '@parley/transport';
 import type { Command } from 'commander';
+import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { chooseElicitor } from '../consensus/elicitor-choice.js';
+import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { initKeys, loadPrincipal } from '../home/local-keys.js';
 import { ensureFolder } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { type RunningExample, runExample, untilStopped } from '../serve/run-example.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
+import { ELICIT_PATH, elicitEndpoint } from '../start/elicit-endpoint.js';
 import { type PageServer, servePage } from '../start/page-server.js';
 import { MAX_WRONG_CODES, PairingCode } from '../start/pairing-code.js';
 import { PAIRING_PATH, pairingEndpoint } from '../start/pairing-endpoint.js';
@@ -31,7 +37,7 @@ export const START_PORTS = {
 const PAGE_BRIDGES = { calendar: '/calendar/parley', shop: '/shop/parley' } as const;
 const HOST = '127.0.0.1';
 
-type StartFlags = BrowserFlags & { data: string; ephemeral?: boolean; page?: string };
+type StartFlags = BrowserFlags & ModelFlags & { data: string; ephemeral?: boolean; page?: string };
 
 /**
  * `parley start` (what `npm start` runs): creates the local keys if missing, gives the local
@@ -54,7 +60,10 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--page <dir>',
       'serve this built page (apps/playground/dist) on 127.0.0.1:8080, with both services and a pairing step on its origin',
     )
-    .option('--ephemeral', 'listen on free ports instead of the fixed ones (for tests)');
+    .option('--ephemeral', 'listen on free ports instead of the fixed ones (for tests)')
+    .option('--provider <name>', `the page's interview model: ${MODEL_FLAG_HELP.provider}`)
+    .option('--model <name>', MODEL_FLAG_HELP.model)
+    .option('--base-url <url>', MODEL_FLAG_HELP.baseUrl);
   addBrowserFlags(command).action(
     cli.act(async (flags: StartFlags) => {
       const { ctx } = cli;
@@ -86,6 +95,8 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           `the page is not built (${join(shortPath(page), 'index.html')} is missing): run npm run build`,
         );
       }
+      // The interview's model: its key stays here, the page only calls /elicit.
+      const elicitor = page === undefined ? undefined : pageElicitor(ctx, flags, env);
       const port = (fixed: number): number => (flags.ephemeral === true ? 0 : fixed);
       // §6.4: the local principal, and the principals of pages paired before (and from now on).
       const trust = TrustedPrincipals.load(publicKeyString(principal), data);
@@ -117,7 +128,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       }
       let pageServer: PageServer | undefined;
       let pairing: PairingCode | undefined;
-      if (page !== undefined) {
+      if (page !== undefined && elicitor !== undefined) {
         const code = new PairingCode((next) =>
           ctx.out(
             `${MAX_WRONG_CODES} wrong pairing codes were tried, so the code is now ${next}\n`,
@@ -135,6 +146,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           mounts: {
             ...pageBridges(calendar, shop, browser.allowedHosts, log),
             [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),
+            [ELICIT_PATH]: elicitEndpoint(elicitor, !(elicitor instanceof ScriptedElicitor), log),
           },
           ...(browser.allowedHosts === undefined
             ? {}
@@ -211,4 +223,23 @@ function pageBridges(
 function shortPath(path: string): string {
   const inside = relative(process.cwd(), path);
   return inside === '' ? '.' : inside.startsWith('..') ? path : inside;
+}
+
+/**
+ * The page's interview model. Named by flags, a bad choice stops `start`; picked up from the
+ * environment alone (an OPENAI_BASE_URL without a model name, say), it only costs the page its
+ * model: `npm start` still starts, with the scripted elicitor, and says why.
+ */
+function pageElicitor(ctx: CliContext, flags: ModelFlags, env: NodeJS.ProcessEnv): Elicitor {
+  const named =
+    flags.provider !== undefined || flags.model !== undefined || flags.baseUrl !== undefined;
+  try {
+    return chooseElicitor(ctx, flags, env);
+  } catch (error) {
+    if (named || !(error instanceof CliError)) throw error;
+    ctx.err(
+      `the interview's model is not usable (${error.message}); the page drafts with the scripted elicitor\n`,
+    );
+    return new ScriptedElicitor();
+  }
 }

@@ -19,6 +19,7 @@ import { normalUrl } from './tokens-file.js';
 
 export type DelegateFlags = {
   party?: string;
+  partyFile?: string;
   host: string;
   port: string;
   tokenEnv?: string;
@@ -44,10 +45,15 @@ export type DelegateFlags = {
 export async function runDelegate(
   ctx: CliContext,
   env: NodeJS.ProcessEnv,
-  spec: string,
+  spec: string | undefined,
   flags: DelegateFlags,
 ): Promise<ExitCode> {
-  const party = readParty(await readTextFile(spec), spec, flags.party);
+  // A party file (what `consensus interview` writes) is a party alone: the same reader takes it.
+  const path = flags.partyFile ?? spec;
+  if (path === undefined || (flags.partyFile !== undefined && spec !== undefined)) {
+    throw new CliError('name one sheet to serve: a spec (with --party NAME) or --party-file FILE');
+  }
+  const party = readParty(await readTextFile(path), path, flags.party);
   const { port } = parseHostPort(`${flags.host}:${flags.port}`, '--port');
   const rate = parseRate(flags.rate, '--rate');
   const failedRate = parseRate(flags.failedRate, '--failed-rate');
