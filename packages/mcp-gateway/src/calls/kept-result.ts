@@ -47,19 +47,27 @@ export function toolMessage(result: CallToolResult): string {
   return text.length <= 300 ? text : `${text.slice(0, 299)}…`;
 }
 
-/** Whether the text is the structured content printed, or one of its top-level values printed. */
+/**
+ * Whether the text is the structured content printed, or one of its top-level values (a string
+ * as itself, anything else printed as JSON).
+ */
 function repeats(text: string, structured: JsonValue): boolean {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (isDeepStrictEqual(parsed, structured)) return true;
+  const parsed = parseJson(text);
+  if (parsed !== undefined && isDeepStrictEqual(parsed, structured)) return true;
   if (structured === null || typeof structured !== 'object' || Array.isArray(structured)) {
     return false;
   }
-  return Object.values(structured).some((value) => isDeepStrictEqual(parsed, value));
+  return Object.values(structured).some((value) =>
+    typeof value === 'string' ? value === text : isDeepStrictEqual(parsed, value),
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function describeBlock(block: { type: string } & Record<string, unknown>): JsonObject {
