@@ -110,6 +110,7 @@ describe('the packages from another project (issue 14)', { timeout: LIMIT_MS }, 
       calendar: 'cal.example.com',
       petstore: 16,
       mcp: 'parley_ask',
+      gateway: ['memory', 'filesystem', 60_000],
       decide: 'function',
       openStore: 'function',
     });
