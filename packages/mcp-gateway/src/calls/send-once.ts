@@ -15,6 +15,14 @@ const INVALID_PARAMS = -32602;
 const PROGRESS_EXTENSIONS = 10;
 /** Seconds after which a call refused for want of a connection may be tried again. */
 const RECONNECT_RETRY_SECONDS = 5;
+/** Socket errors of a connection that was never made: nothing was sent (Streamable HTTP). */
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** The MCP server is not connected now (it exited and is being restarted): nothing was sent. */
 export class NotConnectedError extends Error {
@@ -94,13 +102,25 @@ function refusal(error: unknown, tool: string): ParleyError | undefined {
   return undefined;
 }
 
-function isUnsent(error: unknown): boolean {
-  if (!SdkError.isInstance(error)) return false;
-  return (
-    error.code === SdkErrorCode.NotConnected ||
-    error.code === SdkErrorCode.NotInitialized ||
-    error.code === SdkErrorCode.SendFailed
-  );
+/**
+ * Whether a failure says the call never reached the server: no connection, a Streamable HTTP
+ * connection that was never made, or an HTTP 4xx answer to the POST (an unknown session, a
+ * refused request: the tool was not called).
+ */
+export function isUnsent(error: unknown): boolean {
+  if (SdkError.isInstance(error)) {
+    if (
+      error.code === SdkErrorCode.NotConnected ||
+      error.code === SdkErrorCode.NotInitialized ||
+      error.code === SdkErrorCode.SendFailed
+    ) {
+      return true;
+    }
+    const status = (error.data as { status?: unknown } | undefined)?.status;
+    return typeof status === 'number' && status >= 400 && status < 500;
+  }
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && NEVER_CONNECTED.has(code);
 }
 
 function requestOptions(tool: string, options: CallOptions): RequestOptions {

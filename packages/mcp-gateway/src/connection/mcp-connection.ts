@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { NotConnectedError } from '../calls/send-once.js';
+import { isUnsent, NotConnectedError } from '../calls/send-once.js';
 import { GatewayError } from '../gateway-error.js';
 import type { ToolClient } from '../tools/tool-client.js';
 import { Backoff } from './backoff.js';
@@ -94,11 +94,30 @@ export class McpConnection implements ToolClient {
   }
 
   listTools(): Promise<ListToolsResult> {
-    return this.#connected().listTools(undefined, { cacheMode: 'refresh' });
+    const client = this.#connected();
+    return this.#watch(client, client.listTools(undefined, { cacheMode: 'refresh' }));
   }
 
   callTool(params: CallToolRequest['params'], options?: RequestOptions): Promise<CallToolResult> {
-    return this.#connected().callTool(params, options);
+    const client = this.#connected();
+    return this.#watch(client, client.callTool(params, options));
+  }
+
+  /**
+   * A Streamable HTTP server that went away is noticed by a failing request, not by a closed
+   * pipe: one that cannot be reached, or that no longer knows the session (HTTP 404), is
+   * reconnected to as a stdio server is restarted.
+   */
+  async #watch<T>(client: Client, request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if ('url' in this.#target && isUnsent(error)) {
+        this.#lost(client);
+        void client.close().catch(() => {});
+      }
+      throw error;
+    }
   }
 
   setNotificationHandler(
