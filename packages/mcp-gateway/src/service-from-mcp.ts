@@ -100,10 +100,12 @@ export async function serviceFromMcp(
   };
   const catalog = new ToolCatalog(client, onChange, report);
   const backend: Backend = { client, catalog, settings };
-  client.setNotificationHandler('notifications/tools/list_changed', () => catalog.refresh());
   const entries = await catalog.load();
   checkMappings(settings, new Map(entries.map((entry) => [entry.tool.name, entry.tool])), report);
   for (const entry of entries) offer(entry.tool);
+  client.setNotificationHandler('notifications/tools/list_changed', () => catalog.refresh());
+  // A change announced before the handler was there (right after initialize, say) is not lost.
+  void catalog.refresh();
   return {
     service,
     served: () => [...served.values()],
