@@ -181,10 +181,10 @@ describe('parley serve openapi (issue 14)', { timeout: CHILD_TEST_TIMEOUT_MS }, 
       "the document's server URL /api/v3 is relative",
     );
     expect(await refusal('calendar', '--upstream', 'http://x')).toContain(
-      '--upstream, --auth-env and --auth-header go with parley serve openapi',
+      '--upstream goes with parley serve openapi; --auth-env and --auth-header with openapi or mcp --url',
     );
     expect(await refusal('petshop')).toContain(
-      'no service "petshop": serve calendar, shop, openapi DOCUMENT, or a module file',
+      'no service "petshop": serve calendar, shop, openapi DOCUMENT, mcp -- COMMAND, or a module file',
     );
   });
 

@@ -6,6 +6,8 @@ export {
   INTENT_TOOL,
   UNDO_TOOL,
 } from './bridge/bridge-tools.js';
+export { type CapabilityTool, capabilityTools } from './bridge/capability-tools.js';
+export { compactToJsonSchema, type JsonSchemaObject } from './bridge/compact-json-schema.js';
 export {
   type ConsentInbox,
   type ConsentRequest,

@@ -78,7 +78,8 @@ describe('parley mcp --http (Streamable HTTP)', () => {
     const client = await connectHost(era, false);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(5);
+      // The five generic tools and one per capability of calendar and shop.
+      expect(tools).toHaveLength(9);
       const found = await client.callTool({
         name: 'parley_ask',
         arguments: { capability: 'calendar.find', params: { query: 'standup' } },
@@ -135,7 +136,7 @@ describe('parley mcp --http (Streamable HTTP)', () => {
         }),
       );
       expect(code).toBe(-32022);
-      expect((await client.listTools()).tools).toHaveLength(5);
+      expect((await client.listTools()).tools).toHaveLength(9);
     } finally {
       await client.close();
     }

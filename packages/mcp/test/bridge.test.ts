@@ -50,6 +50,10 @@ describe.each(ERAS)('parley mcp, MCP %s host without elicitation', (era) => {
       'parley_commit',
       'parley_undo',
       'parley_expand',
+      'calendar_find',
+      'calendar_reschedule',
+      'shop_search',
+      'shop_order',
     ]);
     for (const name of ['parley_ask', 'parley_intent']) {
       const description = tools.find((t) => t.name === name)?.description ?? '';
@@ -165,7 +169,8 @@ describe.each(ERAS)('parley mcp, MCP %s host without elicitation', (era) => {
     );
     const ambiguous = await call('parley_undo', { receipt: 'r_unknown' });
     expect(textOf(ambiguous)).toMatch(/^Name the service with the service argument/);
-    expect((await host.client.listTools()).tools).toHaveLength(5);
+    // The five generic tools and one per capability of calendar and shop.
+    expect((await host.client.listTools()).tools).toHaveLength(9);
   });
 
   // Only a 2026-07-28 host names its protocol version in every request's _meta.

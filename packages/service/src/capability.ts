@@ -21,8 +21,15 @@ export type Requester = {
   principal: string | null;
 };
 
-/** What an ASK handler gets (§4.2). `data` is the service's own data, read-only by contract. */
-export type AskContext = Requester & { now: number; data: DataAccess };
+/**
+ * What an ASK handler gets (§4.2). `data` is the service's own data, read-only by contract;
+ * `progress` becomes an EVENT frame before the answer (§2.2), for a read that takes a while.
+ */
+export type AskContext = Requester & {
+  now: number;
+  data: DataAccess;
+  progress(message: string, fraction?: number): void;
+};
 
 /** What a plan gets (§4.3). Plans must not change principal-observable state. */
 export type PlanContext = Requester & { now: number; data: DataAccess; goal: string | undefined };

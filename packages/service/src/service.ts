@@ -125,6 +125,15 @@ export class Service {
     return this;
   }
 
+  /**
+   * Stops offering capability `name` (a BRIEF no longer lists it); its proposals can no longer be
+   * committed (`unavailable`), while its receipts can still be undone if it is defined again.
+   * Whether it was offered.
+   */
+  withdraw(name: string): boolean {
+    return this.#core.capabilities.delete(name);
+  }
+
   #register(entry: CapabilityEntry): void {
     if (this.#core.capabilities.has(entry.name)) {
       throw new TypeError(`capability ${entry.name} is already defined`);
@@ -182,7 +191,7 @@ export class Service {
       case 'HELLO':
         return hello(core, request);
       case 'ASK':
-        return ask(core, request);
+        return ask(core, request, ctx);
       case 'INTENT':
         return intent(core, request, ctx);
       case 'COMMIT':

@@ -7,6 +7,7 @@ import {
   stringifyFrame,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { defineService } from '../src/index.js';
 import { grant, keys, request, SERVICE_ID, send, T0, testClock, toyService } from './harness.js';
 
 describe('§4.1 HELLO', async () => {
@@ -168,5 +169,44 @@ describe('§4.2 ASK', async () => {
     );
     if (forged.proof !== undefined) forged.proof.key = publicKeyString(principal);
     expect((await send(service, forged)).reply).toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('§2.2 EVENTs before an ANSWER, and a withdrawn capability', () => {
+  const service = defineService({ id: SERVICE_ID, name: 'Acme', trust: [], log: () => {} });
+  service.ask('acme.slow', {
+    run: (_params, ctx) => {
+      ctx.progress('half way', 0.5);
+      ctx.progress('done', 1);
+      return { ok: true };
+    },
+  });
+
+  it('§2.2: a read reports progress as EVENT frames before its one final ANSWER', async () => {
+    const { reply, events } = await send(service, {
+      parley: 1,
+      id: 'a1',
+      verb: 'ASK',
+      capability: 'acme.slow',
+    });
+    expect(reply.kind).toBe('ANSWER');
+    expect(events.map((e) => [e.re, e.message, e.progress])).toEqual([
+      ['a1', 'half way', 0.5],
+      ['a1', 'done', 1],
+    ]);
+  });
+
+  it('§4.1: a withdrawn capability leaves the BRIEF and is unknown to ASK', async () => {
+    expect(service.withdraw('acme.slow')).toBe(true);
+    expect(service.withdraw('acme.slow')).toBe(false);
+    const brief = (await send(service, { parley: 1, id: 'h', verb: 'HELLO' })).reply as BriefReply;
+    expect(brief.capabilities).toEqual([]);
+    const { reply } = await send(service, {
+      parley: 1,
+      id: 'a2',
+      verb: 'ASK',
+      capability: 'acme.slow',
+    });
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'unknown_capability' });
   });
 });

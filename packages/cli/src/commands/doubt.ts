@@ -48,8 +48,14 @@ export function registerDoubt(program: Command, cli: Cli): void {
     .description(
       "list the commits and undos left in doubt in a service's store, and settle one (§4.4, §4.5)",
     )
-    .argument('<service>', 'calendar, shop, openapi, or a module file, as given to parley serve')
-    .argument('[document]', 'with openapi: the document or preset parley serve was given')
+    .argument(
+      '<service>',
+      'calendar, shop, openapi, mcp, or a module file, as given to parley serve',
+    )
+    .argument(
+      '[document]',
+      'with openapi: the document or preset parley serve was given; with mcp: the name it printed',
+    )
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'the PostgreSQL store (postgres://…) instead; not with --data')
     .option(
@@ -66,7 +72,7 @@ export function registerDoubt(program: Command, cli: Cli): void {
       cli.act(async (target: string, document: string | undefined, flags: DoubtFlags) => {
         const { ctx } = cli;
         const settling = settlingOf(flags);
-        const name = serviceName(target, document, 'doubt');
+        const name = serviceName(target, document === undefined ? [] : [document], 'doubt');
         const location = storeLocation(ctx, name, flags);
         // An operator's look never creates a store where none was (a mistyped folder or schema).
         const store = await openServiceStore(name, location, true);

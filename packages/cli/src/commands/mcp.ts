@@ -15,7 +15,11 @@ import { loadWallet, readGrantTokens } from '../home/wallet-file.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { commandLine } from '../shell-quote.js';
 
-type McpFlags = BrowserFlags & { http?: string; principalConsent?: boolean };
+type McpFlags = BrowserFlags & {
+  http?: string;
+  principalConsent?: boolean;
+  capabilityTools: boolean;
+};
 
 /**
  * `parley mcp URL…` exposes Parley services to an MCP host, and `parley consensus-mcp` the
@@ -32,6 +36,10 @@ export function registerMcp(program: Command, cli: Cli): void {
       .option(
         '--principal-consent',
         'let the person at the MCP host approve consent requests with the principal key (elicitation)',
+      )
+      .option(
+        '--no-capability-tools',
+        'offer only the five generic tools, not also one tool per capability',
       ),
   ).action(cli.act((urls: string[], flags: McpFlags) => serveBridge(cli, urls, flags)));
   addBrowserFlags(
@@ -70,6 +78,7 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
       },
     },
     reloadGrants: () => readGrantTokens(ctx.home),
+    capabilityTools: flags.capabilityTools,
     ...http(flags),
   });
   return untilClosed(running);

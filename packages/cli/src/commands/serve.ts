@@ -12,6 +12,7 @@ import { reasonOf } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
+import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
 import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
 import { loadServiceFactory } from '../serve/service-module.js';
@@ -23,6 +24,7 @@ export const HTTP_PATH = '/parley';
 const DEFAULT_TCP = '127.0.0.1:7447';
 
 type ServeFlags = OpenApiFlags &
+  McpFlags &
   BrowserFlags & {
     tcp?: string[];
     tls?: string[];
@@ -36,27 +38,35 @@ type ServeFlags = OpenApiFlags &
     localTrust: boolean;
   };
 
-/** What `serve` runs: its name (for the data folder and messages) and how to build it. */
-type ServiceSource = { name: string; create: ServiceFactory | undefined };
+/**
+ * What `serve` runs: its name (for the data folder and messages), how to build it, and what to
+ * stop once it has stopped (an MCP server the gateway started).
+ */
+type ServiceSource = {
+  name: string;
+  create: ServiceFactory | undefined;
+  close?: () => Promise<void>;
+};
 
 /**
- * `parley serve NAME | openapi DOCUMENT | ./module.ts`: runs a bundled example, an HTTP API from
- * its OpenAPI document, or the service a module exports, on a SqliteStore (or PostgreSQL) over
- * TCP, TLS, the HTTP bridge or stdio, until SIGTERM or SIGINT (or, with --stdio, the end of stdin).
+ * `parley serve NAME | openapi DOCUMENT | mcp -- COMMAND | ./module.ts`: runs a bundled example,
+ * an HTTP API from its OpenAPI document, an MCP server's tools, or the service a module exports,
+ * on a SqliteStore (or PostgreSQL) over TCP, TLS, the HTTP bridge or stdio, until SIGTERM or
+ * SIGINT (or, with --stdio, the end of stdin).
  */
 export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv): void {
   const command = program
     .command('serve')
     .description(
-      `run a service: a bundled example (${EXAMPLE_NAMES.join(', ')}), an HTTP API from its OpenAPI document (openapi DOCUMENT), or your own module (./my-service.ts)`,
+      `run a service: a bundled example (${EXAMPLE_NAMES.join(', ')}), an HTTP API from its OpenAPI document (openapi DOCUMENT), an MCP server's tools (mcp -- COMMAND ARGS…, or mcp --url URL), or your own module (./my-service.ts)`,
     )
     .argument(
       '<service>',
-      `${EXAMPLE_NAMES.join(', ')}, openapi, or a module file like ./my-service.ts`,
+      `${EXAMPLE_NAMES.join(', ')}, openapi, mcp, or a module file like ./my-service.ts`,
     )
     .argument(
-      '[document]',
-      `with openapi: a YAML or JSON file, or a preset (${PRESET_NAMES.join(', ')})`,
+      '[rest...]',
+      `with openapi: a YAML or JSON file, or a preset (${PRESET_NAMES.join(', ')}); with mcp, after --: the server's command and its arguments`,
     )
     .option(
       '--tcp <host:port>',
@@ -73,13 +83,22 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
     .option('--no-local-trust', 'do not trust the local principal key')
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
-    .option('--auth-env <var>', 'with openapi: the environment variable holding the credential')
+    .option(
+      '--auth-env <var>',
+      'with openapi or mcp --url: the environment variable holding the credential',
+    )
     .option(
       '--auth-header <name>',
-      "with openapi: the header that carries it (default: the document's security scheme)",
+      "with openapi or mcp --url: the header that carries it (default: the document's security scheme; for mcp, Authorization: Bearer)",
+    )
+    .option('--url <url>', "with mcp: the server's Streamable HTTP endpoint, instead of a command")
+    .option('--name <name>', 'with mcp: the name for its data folder and service id')
+    .option(
+      '--config <file>',
+      'with mcp: the configuration (JSON, or a preset: memory, filesystem; default: the preset written for the server, if any)',
     );
   addBrowserFlags(command).action(
-    cli.act(async (target: string, document: string | undefined, flags: ServeFlags) => {
+    cli.act(async (target: string, rest: string[], flags: ServeFlags) => {
       const { ctx } = cli;
       if (flags.store !== undefined && flags.data !== undefined) {
         throw new CliError('--store and --data both say where state lives: give one of them');
@@ -87,7 +106,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       armTestKillPoint(env);
       // With --stdio, stdout carries frames only: everything else goes to stderr.
       const say = flags.stdio === true ? ctx.err : ctx.out;
-      const source = await serviceSource(target, document, flags, env, (line) => ctx.err(line));
+      const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
       const endpoints = endpointsFrom(flags);
       const trust = await trustedKeys(ctx.home, flags);
       const options = {
@@ -96,10 +115,16 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         endpoints,
         log: (line: string) => ctx.err(`${line}\n`),
       };
-      const running =
-        source.create === undefined
-          ? await runExample(source.name as ExampleName, options)
-          : await runService(source.name, source.create, options);
+      let running: Awaited<ReturnType<typeof runService>>;
+      try {
+        running =
+          source.create === undefined
+            ? await runExample(source.name as ExampleName, options)
+            : await runService(source.name, source.create, options);
+      } catch (error) {
+        await source.close?.();
+        throw error;
+      }
       for (const server of running.servers) say(`listening ${server.address} (${running.name})\n`);
       if (trust.length === 0) {
         ctx.err(
@@ -112,6 +137,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         process.stdin.once('end', stop);
         process.stdin.once('close', stop);
       });
+      await source.close?.();
       ctx.err(`stopped ${running.name}\n`);
       return EXIT.ok;
     }),
@@ -135,20 +161,31 @@ function armTestKillPoint(env: NodeJS.ProcessEnv): void {
 /** Which service the arguments name; flags that belong to another kind are refused. */
 async function serviceSource(
   target: string,
-  document: string | undefined,
+  rest: readonly string[],
   flags: ServeFlags,
   env: NodeJS.ProcessEnv,
   say: (line: string) => void,
 ): Promise<ServiceSource> {
-  const name = serviceName(target, document, 'serve');
+  const name = serviceName(target, rest, 'serve', flags);
+  const mcpFlag = (['url', 'name', 'config'] as const).find((flag) => flags[flag] !== undefined);
+  if (target !== 'mcp' && mcpFlag !== undefined) {
+    throw new CliError('--url, --name and --config go with parley serve mcp');
+  }
+  if (target === 'mcp') {
+    if (flags.upstream !== undefined)
+      throw new CliError('--upstream goes with parley serve openapi');
+    return { name, ...mcpSource(name, rest, flags, env, say) };
+  }
   if (target === 'openapi') {
-    return { name, create: openApiFactory(document as string, flags, env, say) };
+    return { name, create: openApiFactory(rest[0] as string, flags, env, say) };
   }
   const openApiFlag = (['upstream', 'authEnv', 'authHeader'] as const).find(
     (flag) => flags[flag] !== undefined,
   );
   if (openApiFlag !== undefined) {
-    throw new CliError('--upstream, --auth-env and --auth-header go with parley serve openapi');
+    throw new CliError(
+      '--upstream goes with parley serve openapi; --auth-env and --auth-header with openapi or mcp --url',
+    );
   }
   return { name, create: isExampleName(target) ? undefined : await loadServiceFactory(target) };
 }

@@ -22,6 +22,11 @@ export interface ParleyMcpOptions {
    * `parley approve` wrote a consent grant into it. Tokens held by another key are skipped.
    */
   reloadGrants?: () => readonly string[] | Promise<readonly string[]>;
+  /**
+   * Also offer one tool per capability (named after it, its params as the input schema) beside
+   * the five generic tools; default true (README: "One tool per capability").
+   */
+  capabilityTools?: boolean;
   /** ms per Parley request; default 30 s. */
   timeout?: number;
   /** ms to connect to a service; default 10 s. */

@@ -7,6 +7,7 @@ import { randomBytes } from '@parley/protocol';
 import { PACKAGE_VERSION } from '../version.js';
 import type { ParleyMcpOptions } from './bridge-options.js';
 import { registerBridgeTools } from './bridge-tools.js';
+import { registerCapabilityTools } from './capability-tools.js';
 import type { ApprovalState } from './commit-tool.js';
 import { ParleyBridge } from './parley-bridge.js';
 
@@ -51,6 +52,7 @@ export async function createParleyMcpServer(options: ParleyMcpOptions): Promise<
       },
     );
     registerBridgeTools(server, bridge, codec);
+    if (options.capabilityTools !== false) registerCapabilityTools(server, bridge);
     return server;
   };
   return { factory, bridge, close: () => bridge.close() };

@@ -11,6 +11,7 @@ export interface BridgeConfig {
   principalSeed?: number;
   inboxFile?: string;
   grantsFile?: string;
+  capabilityTools?: boolean;
 }
 
 /** A host connected to `parley mcp` (the bridge as a child process) in `era`. */
