@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type PyValue, parsePyJson } from '@parley/consensus';
+import { writeFileAtomically } from './atomic-file.js';
 import { CliError } from './cli-error.js';
 import { reasonOf } from './home/parley-home.js';
 import { readStdin } from './standard-streams.js';
@@ -14,15 +15,9 @@ export async function readTextFile(path: string): Promise<string> {
   }
 }
 
-/** Writes `text` to `path` through a temporary file and a rename: never half a file. */
+/** Writes `text` to `path` atomically (`writeFileAtomically`): never half a file. */
 export function writeTextFile(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (error) {
-    throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);
-  }
+  writeFileAtomically(path, text);
 }
 
 /** The JSON in `path`, read with Python's number typing; CliError naming the file and the place. */

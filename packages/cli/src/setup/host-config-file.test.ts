@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -168,5 +178,44 @@ describe('parley setup on a temporary home, for every host', () => {
       /already defines \[mcp_servers\.parley\]/,
     );
     expect(readFileSync(toml, 'utf8')).toBe(mine);
+  });
+});
+
+describe('parley setup and links planted in a shared project folder (issue 21)', () => {
+  it('writes no file through a link at the old temporary name FILE.PID.tmp', () => {
+    const project = join(root, 'shared-project');
+    mkdirSync(project);
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'the victim file\n');
+    chmodSync(victim, 0o644);
+    const file = HOSTS.cursor.projectFile?.(project) as string;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{"mcpServers": {}}\n');
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    const format = hostConfigFormat(HOSTS.cursor.format, file);
+    setUpHostFile(home, file, format, entries());
+    expect(serversIn('cursor', file)[ENTRY_NAMES.bridge]).toBeDefined();
+    removeFromHostFile(home, file, format, names);
+    expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {}}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('the victim file\n');
+    expect(statSync(victim).mode & 0o777).toBe(0o644);
+  });
+
+  it('does not follow a link planted at the backup name: the backup goes beside it', () => {
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'the victim file\n');
+    const file = HOSTS.gemini.projectFile?.(join(root, 'p')) as string;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{}\n');
+    symlinkSync(victim, `${file}.parley-backup`);
+    const outcome = setUpHostFile(
+      home,
+      file,
+      hostConfigFormat(HOSTS.gemini.format, file),
+      entries(),
+    );
+    expect(outcome).toEqual({ kind: 'written', backup: `${file}.parley-backup.2` });
+    expect(readFileSync(`${file}.parley-backup.2`, 'utf8')).toBe('{}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('the victim file\n');
   });
 });

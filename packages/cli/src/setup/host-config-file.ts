@@ -1,16 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { FileExistsError, modeOf, writeFileAtomically } from '../atomic-file.js';
 import { CliError } from '../cli-error.js';
 import { fileNameFor } from '../home/file-name.js';
 import { isMissing, readJsonFile, writeJsonFile } from '../home/json-file.js';
@@ -125,11 +116,15 @@ function forgetRecord(home: string, file: string): void {
 
 /** Copies the original bytes beside the file, under the first free `.parley-backup` name. */
 function keepBackup(file: string, bytes: Buffer): string {
+  const mode = modeOf(file) ?? 0o600;
   for (let n = 1; ; n++) {
     const backup = `${file}.parley-backup${n === 1 ? '' : `.${n}`}`;
-    if (existsSync(backup)) continue;
-    writeFileSync(backup, bytes, { flag: 'wx', mode: modeOf(file) ?? 0o600 });
-    return backup;
+    try {
+      writeFileAtomically(backup, bytes, { mode, exclusive: true });
+      return backup;
+    } catch (error) {
+      if (!(error instanceof FileExistsError)) throw error;
+    }
   }
 }
 
@@ -161,27 +156,14 @@ function readBytes(path: string): Buffer | undefined {
   }
 }
 
-function modeOf(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o777;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Writes through a temporary file and a rename, keeping the file's mode (new files: 0600). */
+/** Writes through `writeFileAtomically`, keeping the file's mode (new files: 0600). */
 function writeAtomically(path: string, content: string | Buffer): void {
-  const mode = modeOf(path) ?? 0o600;
-  const temporary = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, content, { mode });
-    chmodSync(temporary, mode);
-    renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);
+    throw new CliError(`cannot create the folder of ${path}: ${reasonOf(error)}`);
   }
+  writeFileAtomically(path, content, { mode: modeOf(path) ?? 0o600 });
 }
 
 function sha256(bytes: Buffer | undefined): string {
