@@ -219,3 +219,61 @@ describe('parley setup and links planted in a shared project folder (issue 21)',
     expect(readFileSync(victim, 'utf8')).toBe('the victim file\n');
   });
 });
+
+describe('parley setup --http: an entry that reaches parley mcp --http with its bearer token', () => {
+  const token = 'T'.repeat(43);
+  const httpEntries = () =>
+    parleyEntries({
+      services: [],
+      consensus: false,
+      home,
+      http: { url: 'http://127.0.0.1:8765/mcp', token },
+    });
+  /** Each host's own spelling, from its documentation (see mcp-hosts.ts). */
+  const spelled: Partial<Record<McpHostId, Record<string, unknown>>> = {
+    'claude-code': { type: 'http', url: 'http://127.0.0.1:8765/mcp' },
+    cursor: { url: 'http://127.0.0.1:8765/mcp' },
+    vscode: { type: 'http', url: 'http://127.0.0.1:8765/mcp' },
+    windsurf: { serverUrl: 'http://127.0.0.1:8765/mcp' },
+    gemini: { httpUrl: 'http://127.0.0.1:8765/mcp' },
+  };
+
+  for (const id of MCP_HOSTS) {
+    const host = HOSTS[id];
+    if (id === 'claude-desktop') {
+      it(`${id}: refused, its file takes local servers only; the file is not touched`, () => {
+        const file = host.userFile(where);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, '{}\n');
+        const format = hostConfigFormat(host.format, file);
+        expect(() => setUpHostFile(home, file, format, httpEntries())).toThrow(
+          /takes only local \(stdio\) servers/,
+        );
+        expect(readFileSync(file, 'utf8')).toBe('{}\n');
+      });
+      continue;
+    }
+    it(`${id}: the host's own spelling, the token in the headers, the file the owner's alone`, () => {
+      const file = host.userFile(where);
+      mkdirSync(dirname(file), { recursive: true });
+      const before = existingText(id);
+      writeFileSync(file, before);
+      chmodSync(file, 0o644);
+      const format = hostConfigFormat(host.format, file);
+      setUpHostFile(home, file, format, httpEntries());
+      const entry = serversIn(id, file)[ENTRY_NAMES.bridge];
+      if (id === 'codex') {
+        expect(entry).toEqual({
+          url: 'http://127.0.0.1:8765/mcp',
+          http_headers: { Authorization: `Bearer ${token}` },
+        });
+      } else {
+        expect(entry).toEqual({ ...spelled[id], headers: { Authorization: `Bearer ${token}` } });
+      }
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(`${file}.parley-backup`).mode & 0o777).toBe(0o644);
+      removeFromHostFile(home, file, format, names);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    });
+  }
+});

@@ -7,7 +7,7 @@ import { fileNameFor } from '../home/file-name.js';
 import { isMissing, readJsonFile, writeJsonFile } from '../home/json-file.js';
 import { reasonOf } from '../home/parley-home.js';
 import type { HostConfigFormat } from './host-config-format.js';
-import type { McpServerEntry } from './mcp-entry.js';
+import { isHttpEntry, type McpServerEntry } from './mcp-entry.js';
 
 /**
  * What `parley setup` remembers of a host file it changed (PARLEY_HOME/setup/FILE.json): whether
@@ -30,7 +30,14 @@ export type RemoveOutcome =
   | { kind: 'entries-removed'; backup: string | null }
   | { kind: 'nothing' };
 
-/** Adds or updates the entries in `file`, keeping its original bytes aside the first time. */
+/** Permission bits for group and others, taken off a file that holds a bearer token. */
+const SHARED_BITS = 0o077;
+
+/**
+ * Adds or updates the entries in `file`, keeping its original bytes aside the first time. A file
+ * that gets an HTTP entry holds its bearer token, so it becomes the owner's alone (no group or
+ * other bits), as the token file in PARLEY_HOME is.
+ */
 export function setUpHostFile(
   home: string,
   file: string,
@@ -54,7 +61,8 @@ export function setUpHostFile(
       ...(createdFolder === undefined ? {} : { createdFolder }),
     };
   }
-  writeAtomically(file, next);
+  const secret = Object.values(entries).some(isHttpEntry);
+  writeAtomically(file, next, secret ? SHARED_BITS : 0);
   writeRecord(home, { ...record, written: sha256(Buffer.from(next)) });
   return { kind: 'written', backup: record.backup };
 }
@@ -156,14 +164,17 @@ function readBytes(path: string): Buffer | undefined {
   }
 }
 
-/** Writes through `writeFileAtomically`, keeping the file's mode (new files: 0600). */
-function writeAtomically(path: string, content: string | Buffer): void {
+/**
+ * Writes through `writeFileAtomically`, keeping the file's mode (new files: 0600) less the bits
+ * in `withhold`.
+ */
+function writeAtomically(path: string, content: string | Buffer, withhold = 0): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
     throw new CliError(`cannot create the folder of ${path}: ${reasonOf(error)}`);
   }
-  writeFileAtomically(path, content, { mode: modeOf(path) ?? 0o600 });
+  writeFileAtomically(path, content, { mode: (modeOf(path) ?? 0o600) & ~withhold });
 }
 
 function sha256(bytes: Buffer | undefined): string {
