@@ -93,6 +93,11 @@ describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', 
     expect(error.stderr).toMatch(
       /to apply a fix, run:\n {2}parley intent .* --params '\{"event":"Standup","to":/,
     );
+    // `to` is a datetime, which is text: writing it as JSON would not help, so no note says so.
+    expect(error.stderr).not.toContain('was sent as text');
+    const date = await runCli(['ask', url, 'calendar.find', 'day=someday'], env);
+    expect(date.stdout).toMatch(/^✗ invalid_params: /);
+    expect(date.stderr).not.toContain('note:');
     const unknown = await runCli(['ask', url, 'calendar.nope', '--json'], env);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ kind: 'ERROR', code: 'unknown_capability' });

@@ -64,7 +64,8 @@ export function registerIntent(program: Command, cli: Cli): void {
         JSON.stringify(next),
       ];
       return withService(cli.ctx, url, flags, {}, async (open) => {
-        let params = typedParams(args, open.brief && capabilitySchema(open.brief, capability));
+        const schema = open.brief && capabilitySchema(open.brief, capability);
+        let params = typedParams(args, schema);
         const granted = noteIntentGrants(cli, open, capability);
         const draft = (p: JsonObject) => ({
           verb: 'INTENT' as const,
@@ -89,7 +90,7 @@ export function registerIntent(program: Command, cli: Cli): void {
         const code = printReply(cli.ctx, reply, flags.json === true);
         explainUnauthorized(cli.ctx, open, reply);
         hint(cli, url, reply, params, rerun, granted);
-        const textHint = textParamHint(reply, params, args);
+        const textHint = textParamHint(reply, params, args, schema);
         if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);
         return code;
       });
