@@ -10,6 +10,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { hashCovers, recordProposals } from '../home/proposal-file.js';
+import { recordReceipt } from '../home/receipt-file.js';
 import { commandLine } from '../shell-quote.js';
 import { explainUnauthorized, noteIntentGrants } from '../verbs/acting-as.js';
 import {
@@ -87,6 +88,10 @@ export function registerIntent(program: Command, cli: Cli): void {
           reply = await send(cli.ctx, open, draft(params), flags);
         }
         if (reply.kind === 'PROPOSALS') record(cli.ctx, open.service, reply.proposals);
+        // §4.3.1: an auto commit's receipt, kept for `parley undo` as a commit's is.
+        if (reply.kind === 'RECEIPT') {
+          recordReceipt(cli.ctx.home, open.service, reply.receipt, cli.ctx.now());
+        }
         const code = printReply(cli.ctx, reply, flags.json === true);
         explainUnauthorized(cli.ctx, open, reply);
         hint(cli, url, reply, params, rerun, granted);
