@@ -173,7 +173,6 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             },
             home,
             ['npx', 'parley'],
-            ctx.now(),
           ),
       );
       await untilStopped(
