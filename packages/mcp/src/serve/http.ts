@@ -120,7 +120,8 @@ const REALM = 'parley mcp';
 
 /**
  * RFC 6750 §3: 401 with a Bearer challenge; a token that was sent and is wrong is
- * `invalid_token` (§3.1). The body is read by nobody: the request is drained and ended.
+ * `invalid_token` (§3.1). Nobody reads the body: it is drained, and the connection closed after
+ * the answer, so an unauthenticated client cannot keep it busy.
  */
 function refuseUnauthorized(
   req: IncomingMessage,
@@ -135,6 +136,7 @@ function refuseUnauthorized(
   res.writeHead(401, {
     'content-type': 'text/plain; charset=utf-8',
     'www-authenticate': challenge,
+    connection: 'close',
   });
   res.end(
     verdict === 'missing'
