@@ -56,7 +56,7 @@ describe('writeFileAtomically', () => {
     expect(readdirSync(folder).sort()).toEqual(['config.json', 'victim']);
   });
 
-  it('never writes through a link planted at the old predictable temporary name', () => {
+  it('never writes through a link planted at a predictable temporary name (FILE.PID.tmp)', () => {
     const path = join(folder, 'config.json');
     symlinkSync(victim, `${path}.${process.pid}.tmp`);
     writeFileAtomically(path, 'new\n', { mode: 0o600 });

@@ -77,7 +77,7 @@ async function connect(era: Era, url: string, headers: Record<string, string>) {
   return client;
 }
 
-/** The earlier attack: show a move of the 1:1 with Ana Li, then commit it. */
+/** The attack of issue 21, on the calendar: show a move of the 1:1 with Ana Li, then commit it. */
 async function moveAnaLi(client: McpClient): Promise<string> {
   const intent = await client.callTool({
     name: 'parley_intent',

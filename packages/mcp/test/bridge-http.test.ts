@@ -100,7 +100,7 @@ describe('parley mcp --http (Streamable HTTP)', () => {
       '%s: a client without the token or with a wrong one lists and calls nothing',
       async (era) => {
         const before = reachedShop.length;
-        // The earlier attack: an unauthenticated local client shows an order, then commits it.
+        // The attack of issue 21: an unauthenticated local client shows an order, then commits it.
         const attack = async (authorization: string | null) => {
           const client = await connectHost(era, false, authorization);
           try {

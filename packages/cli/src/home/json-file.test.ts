@@ -19,7 +19,7 @@ beforeEach(() => {
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('writeJsonFile', () => {
-  it('writes no file through a link planted at the old temporary name FILE.PID.tmp', () => {
+  it('writes no file through a link planted at a predictable temporary name, FILE.PID.tmp', () => {
     const victim = join(folder, 'victim');
     writeFileSync(victim, 'the victim file\n');
     chmodSync(victim, 0o644);

@@ -182,7 +182,7 @@ describe('parley setup on a temporary home, for every host', () => {
 });
 
 describe('parley setup and links planted in a shared project folder (issue 21)', () => {
-  it('writes no file through a link at the old temporary name FILE.PID.tmp', () => {
+  it('writes no file through a link at a predictable temporary name, FILE.PID.tmp', () => {
     const project = join(root, 'shared-project');
     mkdirSync(project);
     const victim = join(root, 'victim');
