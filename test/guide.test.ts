@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Terminal } from './fixtures/terminal.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GUIDE = 'docs/your-own-service.md';
 /** The port the guide serves on; the test serves on a free one instead. */
 const GUIDE_PORT = '7450';
-const COMMAND_LIMIT_MS = 60_000;
 
 /** One fenced block of the guide: a file to save, shell lines to run, or output to expect. */
 type Block =
@@ -46,76 +46,6 @@ async function freePort(): Promise<string> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return String(port);
-}
-
-/**
- * A shell whose state (working folder and exported variables) carries from one command to the
- * next, as in a terminal: each command runs in bash, then the state is saved for the next.
- */
-class Terminal {
-  readonly #state: string;
-  readonly #folder: string;
-
-  constructor(readonly work: string) {
-    this.#state = join(work, '.terminal-env');
-    this.#folder = join(work, '.terminal-dir');
-    writeFileSync(this.#folder, work);
-    writeFileSync(this.#state, '');
-  }
-
-  get folder(): string {
-    return readFileSync(this.#folder, 'utf8').trim();
-  }
-
-  #script(line: string, exec: boolean): string {
-    const prelude = `source ${JSON.stringify(this.#state)}; cd "$(cat ${JSON.stringify(this.#folder)})"`;
-    if (exec) return `${prelude}; exec ${line}`;
-    return `${prelude}; ${line}\nstatus=$?; export -p > ${JSON.stringify(this.#state)}; pwd > ${JSON.stringify(this.#folder)}; exit $status`;
-  }
-
-  run(line: string): Promise<{ code: number | null; output: string }> {
-    const child = spawn('bash', ['-c', this.#script(line, false)], {
-      env: { ...process.env, PARLEY_HOME: undefined, npm_config_loglevel: 'error' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    return new Promise((resolve) => {
-      const limit = setTimeout(() => child.kill('SIGKILL'), COMMAND_LIMIT_MS);
-      child.on('close', (code) => {
-        clearTimeout(limit);
-        resolve({ code, output });
-      });
-    });
-  }
-
-  /** Starts a long-running command in its own process group; resolves once it prints `ready`. */
-  start(line: string, ready: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
-    const child = spawn('bash', ['-c', this.#script(line, true)], {
-      env: { ...process.env, PARLEY_HOME: undefined, npm_config_loglevel: 'error' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    return new Promise((resolve, reject) => {
-      const limit = setTimeout(() => reject(new Error(`never ready: ${output}`)), COMMAND_LIMIT_MS);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString();
-        if (ready.test(output)) {
-          clearTimeout(limit);
-          resolve({ child, output: () => output });
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.on('exit', () => reject(new Error(`exited before ready: ${output}`)));
-    });
-  }
 }
 
 // Inside the checkout, as the guide says, so `npx parley` finds this repository's CLI.

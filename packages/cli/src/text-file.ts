@@ -1,5 +1,6 @@
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type PyValue, parsePyJson } from '@parley/consensus';
+import { writeFileAtomically } from './atomic-file.js';
 import { CliError } from './cli-error.js';
 import { reasonOf } from './home/parley-home.js';
 import { readStdin } from './standard-streams.js';
@@ -15,21 +16,11 @@ export async function readTextFile(path: string): Promise<string> {
 }
 
 /**
- * Writes `text` to `path` through a temporary file and a rename: never half a file. With
- * `mode` (0o600 for a private sheet), the file has that mode from its first byte.
+ * Writes `text` to `path` atomically (`writeFileAtomically`): never half a file. With `mode`
+ * (0o600 for a private sheet), the file has that mode from its first byte.
  */
 export function writeTextFile(path: string, text: string, options: { mode?: number } = {}): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    if (options.mode === undefined) writeFileSync(temporary, text);
-    else {
-      writeFileSync(temporary, text, { mode: options.mode });
-      chmodSync(temporary, options.mode);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);
-  }
+  writeFileAtomically(path, text, options);
 }
 
 /** The JSON in `path`, read with Python's number typing; CliError naming the file and the place. */

@@ -157,4 +157,31 @@ describe('§6.2 parley grant, delegate, inspect', { timeout: CHILD_TEST_TIMEOUT_
     expect(noSvc.code).toBe(2);
     expect(noSvc.stderr).toContain('--svc is required');
   });
+
+  it('§6.3 a grant without --per or --spend: grant warns on stderr, grants shows "no limit"', async () => {
+    await runCli(['keys', 'init'], env);
+    const open = await runCli(['grant', '--svc', 'shop.example', '--can', 'shop.*'], env);
+    expect(open.code).toBe(0);
+    expect(open.stdout).toMatch(/^pg1\.\S+\n$/);
+    expect(open.stderr).toMatch(
+      /^warning: no --per or --spend, so a COMMIT under this grant may cost any amount without the principal's consent; add --per AMOUNT:CUR/m,
+    );
+    const capped = await runCli(['grant', '--svc', 'shop.example', '--per', '30.00:USD'], env);
+    expect(capped.stderr).not.toContain('warning');
+    const readOnly = await runCli(['grant', '--svc', 'cal.example.com', '--verbs', 'ASK'], env);
+    expect(readOnly.stderr).not.toContain('warning');
+
+    const listed = await runCli(['grants'], env);
+    const blocks = listed.stdout.split(/^(?=\[)/m);
+    expect(blocks).toHaveLength(3);
+    expect(blocks[0]).toContain(
+      "  - no limit: a COMMIT may cost any amount without the principal's consent (no per or spend caveat)",
+    );
+    expect(blocks[1]).not.toContain('no limit');
+    expect(blocks[2]).not.toContain('no limit');
+    const json = JSON.parse((await runCli(['grants', '--json'], env)).stdout) as {
+      grants: { noSpendingLimit?: boolean }[];
+    };
+    expect(json.grants.map((g) => g.noSpendingLimit === true)).toEqual([true, false, false]);
+  });
 });

@@ -87,6 +87,32 @@ describe('parley serve ./module (issue 14)', { timeout: CHILD_TEST_TIMEOUT_MS },
     expect(absent.stderr).toBe('parley: no file ./absent.ts\n');
   });
 
+  it('§4.1.1 a list param spelled "[string]" or ["string"] is refused with the form to write', async () => {
+    const tagged = (type: string) => `
+import { defineService } from '@parley/service';
+export default function tags({ trust, store, log }) {
+  const service = defineService({ id: 'tags.local', name: 'Tags', trust, store, log });
+  service.ask('tags.find', { summary: 'Find', params: { tags: ${type} }, run: (p) => p });
+  return service;
+}
+`;
+    for (const [name, type] of [
+      ['quoted.js', "'[string]'"],
+      ['array.js', "['string']"],
+    ] as const) {
+      const result = await runCli(['serve', write(name, tagged(type))], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /failed to build its service: tags\.find\.tags: .* is not a §4\.1\.1 type; for a list write "string\[\]" \(a type is one of string, int, number, bool, date, datetime, any/,
+      );
+    }
+    const served = await runInProcess(
+      ['serve', write('fine.js', tagged("'string[]'")), '--help'],
+      env,
+    );
+    expect(served.code).toBe(0);
+  });
+
   it('a TypeScript module in CommonJS scope is told how to become an ES module', async () => {
     const cjs = join(folder.path, 'cjs');
     mkdirSync(cjs);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,12 +38,24 @@ describe('parley start (what `npm start` runs)', { timeout: CHILD_TEST_TIMEOUT_M
 
     const home = /^export PARLEY_HOME=(\S+)$/m.exec(printed)?.[1] as string;
     expect(home).toBe(join(data, 'home'));
+    // The printed WHEN line, run by a shell as the person pastes it: tomorrow, 16:00 UTC.
+    const whenLine = (/^export WHEN=.*$/m.exec(printed)?.[0] ?? '').replace(/\s+#.*$/, '');
+    const when = execFileSync('bash', ['-c', `${whenLine}; printf %s "$WHEN"`], {
+      encoding: 'utf8',
+    });
+    expect(when).toMatch(/^\d{4}-\d\d-\d\dT16:00:00Z$/);
+    expect(Date.parse(when)).toBeGreaterThan(Date.now());
     // Run the printed commands as they are (without `npx`), up to the consent step.
     const env = { PARLEY_HOME: home };
     const command = (pattern: RegExp): string[] => {
       const line = printed.split('\n').find((l) => pattern.test(l)) as string;
-      const words = line.replace(/\s+#.*$/, '').match(/'[^']*'|\S+/g) ?? [];
-      return words.slice(2).map((w) => w.replace(/^'(.*)'$/, '$1'));
+      const words = line.replace(/\s+#.*$/, '').match(/'[^']*'|"[^"]*"|\S+/g) ?? [];
+      return words.slice(2).map((w) =>
+        w
+          .replace(/^'(.*)'$/, '$1')
+          .replace(/^"(.*)"$/, '$1')
+          .replace('$WHEN', when),
+      );
     };
     const hello = await runCli(command(/ hello parley:/), env);
     expect(hello.stdout).toMatch(/^# Example Calendar/);

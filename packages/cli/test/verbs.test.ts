@@ -81,6 +81,25 @@ describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', 
       kind: 'RECEIPT',
       receipt: { undoes: receipt },
     });
+    // §4.5: with --json, stdout stays the raw frame; what the undo left as it was is on stderr.
+    expect(undo.stderr).toContain(
+      'not undone:\n    > send ana.ruiz@example.com — update notification: a message cannot be unsent; the service sent another one to say so\n',
+    );
+  });
+
+  it('§4.5 undo says, after its Lens, what it could not undo: the notification already sent', async () => {
+    const params = ['event=e77', `to=${to}`];
+    const intent = await runCli(['intent', url, 'calendar.reschedule', ...params], env);
+    const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
+    const commit = await runCli(['commit', url, proposal], env);
+    const receipt = /\(receipt (r_[\w-]+)\)/.exec(commit.stdout)?.[1] as string;
+    const undo = await runCli(['undo', url, receipt], env);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(new RegExp(`^↶ undid ${receipt}: Move "1:1 with Ana"`));
+    expect(undo.stdout).toContain(
+      '\n  not undone:\n    > send ana.li@example.com — update notification: a message cannot be unsent; the service sent another one to say so\n',
+    );
+    expect(undo.stdout).not.toMatch(/not undone:[\s\S]*update event/);
   });
 
   it('§7 an ERROR reply exits 1, with the fix as a command', async () => {
@@ -93,6 +112,11 @@ describe('parley hello|ask|intent|commit|undo against `parley serve calendar`', 
     expect(error.stderr).toMatch(
       /to apply a fix, run:\n {2}parley intent .* --params '\{"event":"Standup","to":/,
     );
+    // `to` is a datetime, which is text: writing it as JSON would not help, so no note says so.
+    expect(error.stderr).not.toContain('was sent as text');
+    const date = await runCli(['ask', url, 'calendar.find', 'day=someday'], env);
+    expect(date.stdout).toMatch(/^✗ invalid_params: /);
+    expect(date.stderr).not.toContain('note:');
     const unknown = await runCli(['ask', url, 'calendar.nope', '--json'], env);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ kind: 'ERROR', code: 'unknown_capability' });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { JsonValue, Proposal, ProposalsReply } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveConsensusMcp } from '../../mcp/src/consensus/serve-consensus.js';
+import { newBearerToken } from '../../mcp/src/serve/bearer-token.js';
 import type { RunningMcpServer } from '../../mcp/src/serve/stdio.js';
 import {
   eventually,
@@ -19,6 +20,8 @@ const RECIPE = fileURLToPath(
   new URL('../../consensus/recipes/recipe_committee.json', import.meta.url),
 );
 /** The Authorization header of every request the proxy passed on. */
+/** The upstream's bearer token (`parley consensus-mcp --http` requires one), sent through the gateway. */
+const TOKEN = newBearerToken();
 const seen: (string | undefined)[] = [];
 let upstream: RunningMcpServer & { url?: string };
 let proxy: Server;
@@ -47,7 +50,10 @@ function recordingProxy(target: URL): Server {
 }
 
 beforeAll(async () => {
-  upstream = await serveConsensusMcp({ http: { host: '127.0.0.1', port: 0 }, onError: () => {} });
+  upstream = await serveConsensusMcp({
+    http: { host: '127.0.0.1', port: 0, token: TOKEN },
+    onError: () => {},
+  });
   const target = new URL(upstream.url as string);
   proxy = recordingProxy(target);
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -56,7 +62,7 @@ beforeAll(async () => {
   under = await startGateway(
     {
       url: `http://127.0.0.1:${port}${target.pathname}`,
-      headers: { authorization: 'Bearer t0k3n' },
+      headers: { authorization: `Bearer ${TOKEN}` },
     },
     // A read made an intent, to commit over HTTP.
     { tools: { parley_check_party: { kind: 'intent' } } },
@@ -82,7 +88,7 @@ describe('a Streamable HTTP MCP server (--url): parley consensus-mcp --http', ()
     });
     expect(answer.data).toMatchObject({ structured: { status: 'agreed' } });
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every((header) => header === 'Bearer t0k3n')).toBe(true);
+    expect(seen.every((header) => header === `Bearer ${TOKEN}`)).toBe(true);
   });
 
   it('§4.4: a COMMIT while the server cannot be reached sends nothing, and goes through once it is back', async () => {

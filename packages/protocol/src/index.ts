@@ -191,3 +191,4 @@ export {
   signProof,
   verifyProof,
 } from './proof.js';
+export { type UndoLine, undoOutcome } from './undo-outcome.js';

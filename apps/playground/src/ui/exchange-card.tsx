@@ -1,8 +1,13 @@
-import { estimateLens, type FinalReply, type More, type Request } from '@parley/protocol';
+import {
+  estimateLens,
+  type FinalReply,
+  type More,
+  type Request,
+  type UndoLine,
+} from '@parley/protocol';
 import { useState } from 'preact/hooks';
 import type { Exchange } from '../protocol/agent-session.js';
 import { SERVICES } from '../protocol/services.js';
-import type { UndoLine } from '../protocol/undo-outcome.js';
 import { LensJson } from './lens-json.js';
 import { MoreList, type ReplyActions, ReplyView } from './reply-view.js';
 

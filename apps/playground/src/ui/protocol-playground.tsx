@@ -8,6 +8,7 @@ import {
   mergePatch,
   type Proposal,
   type Receipt,
+  undoOutcome,
 } from '@parley/protocol';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AgentSession, type Exchange } from '../protocol/agent-session.js';
@@ -20,7 +21,6 @@ import {
 import { isPaired } from '../protocol/pairing.js';
 import { bridgeUrl, SERVICES, type ServiceName } from '../protocol/services.js';
 import { STORIES } from '../protocol/stories.js';
-import { undoOutcome } from '../protocol/undo-outcome.js';
 import { Composer } from './composer.js';
 import { ConsentDialog } from './consent-dialog.js';
 import { ExchangeCard } from './exchange-card.js';

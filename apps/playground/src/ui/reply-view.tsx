@@ -12,8 +12,8 @@ import {
   renderMoney,
   renderTime,
   renderValue,
+  type UndoLine,
 } from '@parley/protocol';
-import type { UndoLine } from '../protocol/undo-outcome.js';
 
 /** What a person can do from a reply. */
 export type ReplyActions = {

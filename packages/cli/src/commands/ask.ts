@@ -26,10 +26,11 @@ export function registerAsk(program: Command, cli: Cli): void {
     cli.act(async (url: string, capability: string, pairs: string[], flags: AskFlags) => {
       const args = readParamArgs(pairs, flags.params);
       return withService(cli.ctx, url, flags, {}, async (open) => {
-        const params = typedParams(args, open.brief && capabilitySchema(open.brief, capability));
+        const schema = open.brief && capabilitySchema(open.brief, capability);
+        const params = typedParams(args, schema);
         const reply = await send(cli.ctx, open, { verb: 'ASK', capability, params }, flags);
         const code = printReply(cli.ctx, reply, flags.json === true);
-        const textHint = textParamHint(reply, params, args);
+        const textHint = textParamHint(reply, params, args, schema);
         if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);
         printExpandCommands(cli.ctx, reply, cli.self, url);
         printFixCommands(

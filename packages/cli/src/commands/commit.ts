@@ -5,6 +5,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { removeConsent, saveConsent } from '../home/consent-file.js';
 import { proposalMemory, readProposals } from '../home/proposal-file.js';
+import { recordReceipt } from '../home/receipt-file.js';
 import { markConsentsConsumed } from '../home/wallet-file.js';
 import { commandLine } from '../shell-quote.js';
 import { describeHome, explainUnauthorized } from '../verbs/acting-as.js';
@@ -47,6 +48,7 @@ export function registerCommit(program: Command, cli: Cli): void {
         const code = printReply(cli.ctx, reply, flags.json === true);
         explainUnauthorized(cli.ctx, open, reply);
         if (reply.kind === 'RECEIPT') {
+          recordReceipt(cli.ctx.home, open.service, reply.receipt, cli.ctx.now());
           removeConsent(cli.ctx.home, proposalId);
           markConsentsConsumed(cli.ctx.home, hash, reply.receipt.id);
           if (reply.undone !== undefined) {

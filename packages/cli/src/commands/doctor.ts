@@ -30,7 +30,7 @@ export function registerDoctor(program: Command, cli: Cli): void {
           if (!(error instanceof CliError)) throw error;
           checks.push(fail('grants', error.message, `fix or remove ${walletPath(ctx.home)}`));
         }
-        const hosts = hostChecks(hostEnvironment(), cli.self);
+        const hosts = hostChecks(hostEnvironment(), cli.self, ctx.home);
         checks.push(...hosts.checks);
         const services = [...new Set([...(flags.services ?? []), ...hosts.services])];
         checks.push(...(await serviceChecks(ctx, services, cli.self)));

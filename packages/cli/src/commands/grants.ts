@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { describeCaveat } from '../grants/describe-caveat.js';
+import { NO_LIMIT, spendsWithoutLimit } from '../grants/spending-limit.js';
 import { localPublicKey } from '../home/local-keys.js';
 import {
   consumedBy,
@@ -21,13 +22,16 @@ type GrantEntry = {
   principal?: string;
   blocks?: number;
   consentFor?: string;
+  /** §6.3: nothing bounds what its COMMITs may cost (no per or spend caveat). */
+  noSpendingLimit?: true;
   caveats: string[];
 };
 
 /**
  * `parley grants [--json]`: the agent's wallet, one grant at a time: whether it can be used now
  * (expired, held by another key, a consent consumed by a commit), who issued it and its caveats
- * in words (§6.3), every block's, since each narrows the one before.
+ * in words (§6.3), every block's, since each narrows the one before, and "no limit" when no
+ * caveat bounds what its COMMITs may cost.
  */
 export function registerGrants(program: Command, cli: Cli): void {
   program
@@ -62,6 +66,7 @@ export function registerGrants(program: Command, cli: Cli): void {
             principal: grant[0].p.iss,
             blocks: grant.length,
             ...(only === undefined ? {} : { consentFor: only }),
+            ...(spendsWithoutLimit(grant) ? { noSpendingLimit: true as const } : {}),
             caveats,
           };
         });
@@ -92,6 +97,7 @@ function render(entries: readonly GrantEntry[]): string {
         : ` · from ${entry.principal}${entry.blocks === 1 ? '' : ` (${entry.blocks} blocks)`}`;
     lines.push(`[${entry.id}] ${kind} · ${standing}${from}`);
     for (const caveat of entry.caveats) lines.push(`  - ${caveat}`);
+    if (entry.noSpendingLimit === true) lines.push(`  - ${NO_LIMIT}`);
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }

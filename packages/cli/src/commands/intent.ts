@@ -10,6 +10,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { hashCovers, recordProposals } from '../home/proposal-file.js';
+import { recordReceipt } from '../home/receipt-file.js';
 import { commandLine } from '../shell-quote.js';
 import { explainUnauthorized, noteIntentGrants } from '../verbs/acting-as.js';
 import {
@@ -64,7 +65,8 @@ export function registerIntent(program: Command, cli: Cli): void {
         JSON.stringify(next),
       ];
       return withService(cli.ctx, url, flags, {}, async (open) => {
-        let params = typedParams(args, open.brief && capabilitySchema(open.brief, capability));
+        const schema = open.brief && capabilitySchema(open.brief, capability);
+        let params = typedParams(args, schema);
         const granted = noteIntentGrants(cli, open, capability);
         const draft = (p: JsonObject) => ({
           verb: 'INTENT' as const,
@@ -86,10 +88,14 @@ export function registerIntent(program: Command, cli: Cli): void {
           reply = await send(cli.ctx, open, draft(params), flags);
         }
         if (reply.kind === 'PROPOSALS') record(cli.ctx, open.service, reply.proposals);
+        // §4.3.1: an auto commit's receipt, kept for `parley undo` as a commit's is.
+        if (reply.kind === 'RECEIPT') {
+          recordReceipt(cli.ctx.home, open.service, reply.receipt, cli.ctx.now());
+        }
         const code = printReply(cli.ctx, reply, flags.json === true);
         explainUnauthorized(cli.ctx, open, reply);
         hint(cli, url, reply, params, rerun, granted);
-        const textHint = textParamHint(reply, params, args);
+        const textHint = textParamHint(reply, params, args, schema);
         if (textHint !== undefined) cli.ctx.err(`note: ${textHint}\n`);
         return code;
       });

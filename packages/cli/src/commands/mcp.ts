@@ -10,6 +10,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { saveConsent } from '../home/consent-file.js';
 import { loadAgent, loadPrincipal } from '../home/local-keys.js';
+import { mcpToken } from '../home/mcp-token-file.js';
 import { recordProposals } from '../home/proposal-file.js';
 import { loadWallet, readGrantTokens } from '../home/wallet-file.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
@@ -17,14 +18,21 @@ import { commandLine } from '../shell-quote.js';
 
 type McpFlags = BrowserFlags & {
   http?: string;
+  tokenFile?: string;
   principalConsent?: boolean;
   capabilityTools: boolean;
 };
 
+const TOKEN_FILE_HELP =
+  'with --http: the bearer token clients must send is in this file (default PARLEY_HOME/mcp-token, made if missing)';
+
 /**
  * `parley mcp URL…` exposes Parley services to an MCP host, and `parley consensus-mcp` the
  * consensus tools, over stdio (or Streamable HTTP with --http). On stdio, stdout belongs to the
- * MCP protocol: this command writes nothing else there.
+ * MCP protocol: this command writes nothing else there. Over HTTP every request must carry
+ * `Authorization: Bearer` with the home's token (PARLEY_HOME/mcp-token, or --token-file), which
+ * `parley setup HOST --http` writes into the host's config: whoever can read that token can
+ * spend what the agent's grants allow, as whoever can read agent.key can.
  */
 export function registerMcp(program: Command, cli: Cli): void {
   addBrowserFlags(
@@ -33,6 +41,7 @@ export function registerMcp(program: Command, cli: Cli): void {
       .description('serve Parley services as MCP tools (stdio, or --http HOST:PORT)')
       .argument('<urls...>', 'the services, e.g. parley://127.0.0.1:7447')
       .option('--http <host:port>', 'serve Streamable HTTP instead of stdio')
+      .option('--token-file <file>', TOKEN_FILE_HELP)
       .option(
         '--principal-consent',
         'let the person at the MCP host approve consent requests with the principal key (elicitation)',
@@ -46,10 +55,13 @@ export function registerMcp(program: Command, cli: Cli): void {
     program
       .command('consensus-mcp')
       .description('serve parley_decide, parley_verify_receipt, parley_check_party as MCP tools')
-      .option('--http <host:port>', 'serve Streamable HTTP instead of stdio'),
+      .option('--http <host:port>', 'serve Streamable HTTP instead of stdio')
+      .option('--token-file <file>', TOKEN_FILE_HELP),
   ).action(
     cli.act(async (flags: McpFlags) => {
-      const running = await serveConsensusMcp(http(flags));
+      const endpoint = http(cli, flags);
+      const running = await serveConsensusMcp(endpoint.options);
+      announce(cli, running, endpoint.tokenFile, 'parley consensus-mcp', undefined);
       return untilClosed(running);
     }),
   );
@@ -58,6 +70,7 @@ export function registerMcp(program: Command, cli: Cli): void {
 async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<ExitCode> {
   const { ctx } = cli;
   const warn = (line: string) => ctx.err(`${line}\n`);
+  const endpoint = http(cli, flags);
   const agent = await loadAgent(ctx.home);
   const running = await serveParleyMcp({
     urls,
@@ -79,26 +92,60 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
     },
     reloadGrants: () => readGrantTokens(ctx.home),
     capabilityTools: flags.capabilityTools,
-    ...http(flags),
+    ...endpoint.options,
   });
+  const tokenFileArgs = flags.tokenFile === undefined ? [] : ['--token-file', flags.tokenFile];
+  announce(cli, running, endpoint.tokenFile, 'parley mcp', tokenFileArgs);
   return untilClosed(running);
 }
 
-function http(flags: McpFlags): { http?: HttpEndpoint } {
+/** The Streamable HTTP endpoint the flags ask for, with its bearer token, or stdio. */
+function http(cli: Cli, flags: McpFlags): { options: { http?: HttpEndpoint }; tokenFile?: string } {
   if (flags.http === undefined) {
-    if (flags.cors !== undefined || flags.allowHost !== undefined) {
-      throw new CliError('--cors and --allow-host concern Streamable HTTP; add --http HOST:PORT');
+    if (
+      flags.cors !== undefined ||
+      flags.allowHost !== undefined ||
+      flags.tokenFile !== undefined
+    ) {
+      throw new CliError(
+        '--cors, --allow-host and --token-file concern Streamable HTTP; add --http HOST:PORT',
+      );
     }
-    return {};
+    return { options: {} };
   }
+  let where: ReturnType<typeof parseHostPort>;
   try {
-    return { http: { ...parseHostPort(flags.http), ...browserPolicyFrom(flags) } };
+    where = parseHostPort(flags.http);
   } catch (error) {
-    if (error instanceof CliError) throw error;
     throw new CliError(
       error instanceof Error ? error.message : `--http ${flags.http} is not HOST:PORT`,
     );
   }
+  const { token, file } = mcpToken(cli.ctx.home, flags.tokenFile);
+  return {
+    options: { http: { ...where, ...browserPolicyFrom(flags), token } },
+    tokenFile: file,
+  };
+}
+
+/**
+ * Over HTTP: where it listens (stdout) and what a client must send (stderr, never the token);
+ * `setupArgs` are the flags `parley setup --http` needs to write this server's entry.
+ */
+function announce(
+  cli: Cli,
+  running: { url?: string },
+  tokenFile: string | undefined,
+  name: string,
+  setupArgs: string[] | undefined,
+): void {
+  if (running.url === undefined || tokenFile === undefined) return;
+  cli.ctx.out(`listening ${running.url} (${name})\n`);
+  const setup =
+    setupArgs === undefined
+      ? ''
+      : `; ${commandLine([...cli.self, 'setup', 'HOST', '--http', new URL(running.url).host, ...setupArgs])} writes it into a host's config`;
+  cli.ctx.err(`clients must send Authorization: Bearer with the token in ${tokenFile}${setup}\n`);
 }
 
 async function untilClosed(running: {

@@ -185,7 +185,6 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             },
             home,
             ['npx', 'parley'],
-            ctx.now(),
           ),
       );
       await untilStopped(

@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isPlainObject } from '@parley/protocol';
 import { CliError } from '../cli-error.js';
 import { keyPath } from '../home/local-keys.js';
+import { keptMcpToken, mcpTokenPath } from '../home/mcp-token-file.js';
 import { hostConfigFormat } from '../setup/host-config-format.js';
 import { ENTRY_NAMES } from '../setup/mcp-entry.js';
 import { HOSTS, type HostEnvironment, MCP_HOSTS } from '../setup/mcp-hosts.js';
@@ -13,9 +14,14 @@ export type HostFindings = { checks: DoctorCheck[]; services: string[] };
 
 /**
  * Each MCP host whose user file has a parley entry: its command and script exist, and its
- * PARLEY_HOME holds an agent key (else the bridge exits at start).
+ * PARLEY_HOME holds an agent key (else the bridge exits at start); an entry that reaches
+ * `parley mcp --http` by URL sends this home's bearer token.
  */
-export function hostChecks(where: HostEnvironment, self: readonly string[]): HostFindings {
+export function hostChecks(
+  where: HostEnvironment,
+  self: readonly string[],
+  home: string,
+): HostFindings {
   const checks: DoctorCheck[] = [];
   const services: string[] = [];
   for (const id of MCP_HOSTS) {
@@ -41,6 +47,11 @@ export function hostChecks(where: HostEnvironment, self: readonly string[]): Hos
         id,
         ...(name === ENTRY_NAMES.consensus ? ['--consensus'] : []),
       ]);
+      const remote = readHttpEntry(entry);
+      if (remote !== undefined) {
+        checks.push(httpEntryCheck(label, file, remote, home, [...self, 'setup', id]));
+        continue;
+      }
       const shape = readEntry(entry);
       if (shape === undefined) {
         checks.push(fail(label, `the entry in ${file} has no command and args`, resetup));
@@ -81,6 +92,56 @@ export function hostChecks(where: HostEnvironment, self: readonly string[]): Hos
     }
   }
   return { checks, services };
+}
+
+/** An entry that reaches a server by URL, as any host spells it, with its Authorization header. */
+function readHttpEntry(entry: unknown): { url: string; authorization?: string } | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  const url = [entry.url, entry.serverUrl, entry.httpUrl].find((u) => typeof u === 'string');
+  if (typeof url !== 'string') return undefined;
+  const headers = isPlainObject(entry.headers)
+    ? entry.headers
+    : isPlainObject(entry.http_headers)
+      ? entry.http_headers
+      : {};
+  const authorization = Object.entries(headers).find(
+    ([name, value]) => name.toLowerCase() === 'authorization' && typeof value === 'string',
+  )?.[1] as string | undefined;
+  return { url, ...(authorization === undefined ? {} : { authorization }) };
+}
+
+/** `parley mcp --http` refuses a request without its token: does the entry send this home's? */
+function httpEntryCheck(
+  label: string,
+  file: string,
+  entry: { url: string; authorization?: string },
+  home: string,
+  setup: string[],
+): DoctorCheck {
+  let address: string;
+  try {
+    address = new URL(entry.url).host;
+  } catch {
+    return fail(label, `${entry.url} (in ${file}) is not a URL`, commandLine(setup));
+  }
+  const resetup = commandLine([...setup, '--http', address]);
+  if (entry.authorization === undefined) {
+    return fail(label, `${file} sends no bearer token to ${entry.url}, which refuses it`, resetup);
+  }
+  let kept: string | undefined;
+  try {
+    kept = keptMcpToken(home);
+  } catch (error) {
+    return warn(label, error instanceof CliError ? error.message : String(error), resetup);
+  }
+  if (kept === undefined || entry.authorization !== `Bearer ${kept}`) {
+    return warn(
+      label,
+      `the bearer token in ${file} is not the one in ${mcpTokenPath(home)}, so a bridge started from this home refuses it (unless it runs with --token-file)`,
+      resetup,
+    );
+  }
+  return ok(label, `${file} reaches ${entry.url} with the bearer token in ${mcpTokenPath(home)}`);
 }
 
 function readEntry(

@@ -1,5 +1,6 @@
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeFileAtomically } from '../atomic-file.js';
 import { CliError } from '../cli-error.js';
 import { ensureFolder, reasonOf } from './parley-home.js';
 
@@ -23,8 +24,8 @@ export function readJsonFile(path: string): unknown {
 }
 
 /**
- * Writes `value` as JSON to `path` (mode 0600) through a temporary file and a rename, so a
- * reader never sees half a file. `exclusive` refuses to replace an existing file.
+ * Writes `value` as JSON to `path` (mode 0600) atomically (`writeFileAtomically`), so a reader
+ * never sees half a file. `exclusive` refuses to replace an existing file.
  */
 export function writeJsonFile(
   path: string,
@@ -32,22 +33,10 @@ export function writeJsonFile(
   options: { exclusive?: boolean } = {},
 ): void {
   ensureFolder(dirname(path));
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  try {
-    if (options.exclusive === true) {
-      writeFileSync(path, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-      return;
-    }
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, text, { mode: PRIVATE_FILE_MODE });
-    chmodSync(temporary, PRIVATE_FILE_MODE);
-    renameSync(temporary, path);
-  } catch (error) {
-    if (options.exclusive === true && isCode(error, 'EEXIST')) {
-      throw new CliError(`${path} already exists`);
-    }
-    throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);
-  }
+  writeFileAtomically(path, `${JSON.stringify(value, null, 2)}\n`, {
+    mode: PRIVATE_FILE_MODE,
+    exclusive: options.exclusive === true,
+  });
 }
 
 export function isMissing(error: unknown): boolean {

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -169,4 +179,101 @@ describe('parley setup on a temporary home, for every host', () => {
     );
     expect(readFileSync(toml, 'utf8')).toBe(mine);
   });
+});
+
+describe('parley setup and links planted in a shared project folder (issue 21)', () => {
+  it('writes no file through a link at a predictable temporary name, FILE.PID.tmp', () => {
+    const project = join(root, 'shared-project');
+    mkdirSync(project);
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'the victim file\n');
+    chmodSync(victim, 0o644);
+    const file = HOSTS.cursor.projectFile?.(project) as string;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{"mcpServers": {}}\n');
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    const format = hostConfigFormat(HOSTS.cursor.format, file);
+    setUpHostFile(home, file, format, entries());
+    expect(serversIn('cursor', file)[ENTRY_NAMES.bridge]).toBeDefined();
+    removeFromHostFile(home, file, format, names);
+    expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {}}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('the victim file\n');
+    expect(statSync(victim).mode & 0o777).toBe(0o644);
+  });
+
+  it('does not follow a link planted at the backup name: the backup goes beside it', () => {
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'the victim file\n');
+    const file = HOSTS.gemini.projectFile?.(join(root, 'p')) as string;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '{}\n');
+    symlinkSync(victim, `${file}.parley-backup`);
+    const outcome = setUpHostFile(
+      home,
+      file,
+      hostConfigFormat(HOSTS.gemini.format, file),
+      entries(),
+    );
+    expect(outcome).toEqual({ kind: 'written', backup: `${file}.parley-backup.2` });
+    expect(readFileSync(`${file}.parley-backup.2`, 'utf8')).toBe('{}\n');
+    expect(readFileSync(victim, 'utf8')).toBe('the victim file\n');
+  });
+});
+
+describe('parley setup --http: an entry that reaches parley mcp --http with its bearer token', () => {
+  const token = 'T'.repeat(43);
+  const httpEntries = () =>
+    parleyEntries({
+      services: [],
+      consensus: false,
+      home,
+      http: { url: 'http://127.0.0.1:8765/mcp', token },
+    });
+  /** Each host's own spelling, from its documentation (see mcp-hosts.ts). */
+  const spelled: Partial<Record<McpHostId, Record<string, unknown>>> = {
+    'claude-code': { type: 'http', url: 'http://127.0.0.1:8765/mcp' },
+    cursor: { url: 'http://127.0.0.1:8765/mcp' },
+    vscode: { type: 'http', url: 'http://127.0.0.1:8765/mcp' },
+    windsurf: { serverUrl: 'http://127.0.0.1:8765/mcp' },
+    gemini: { httpUrl: 'http://127.0.0.1:8765/mcp' },
+  };
+
+  for (const id of MCP_HOSTS) {
+    const host = HOSTS[id];
+    if (id === 'claude-desktop') {
+      it(`${id}: refused, its file takes local servers only; the file is not touched`, () => {
+        const file = host.userFile(where);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, '{}\n');
+        const format = hostConfigFormat(host.format, file);
+        expect(() => setUpHostFile(home, file, format, httpEntries())).toThrow(
+          /takes only local \(stdio\) servers/,
+        );
+        expect(readFileSync(file, 'utf8')).toBe('{}\n');
+      });
+      continue;
+    }
+    it(`${id}: the host's own spelling, the token in the headers, the file the owner's alone`, () => {
+      const file = host.userFile(where);
+      mkdirSync(dirname(file), { recursive: true });
+      const before = existingText(id);
+      writeFileSync(file, before);
+      chmodSync(file, 0o644);
+      const format = hostConfigFormat(host.format, file);
+      setUpHostFile(home, file, format, httpEntries());
+      const entry = serversIn(id, file)[ENTRY_NAMES.bridge];
+      if (id === 'codex') {
+        expect(entry).toEqual({
+          url: 'http://127.0.0.1:8765/mcp',
+          http_headers: { Authorization: `Bearer ${token}` },
+        });
+      } else {
+        expect(entry).toEqual({ ...spelled[id], headers: { Authorization: `Bearer ${token}` } });
+      }
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(`${file}.parley-backup`).mode & 0o777).toBe(0o644);
+      removeFromHostFile(home, file, format, names);
+      expect(readFileSync(file, 'utf8')).toBe(before);
+    });
+  }
 });

@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { FileExistsError, modeOf, writeFileAtomically } from '../atomic-file.js';
 import { CliError } from '../cli-error.js';
 import { fileNameFor } from '../home/file-name.js';
 import { isMissing, readJsonFile, writeJsonFile } from '../home/json-file.js';
 import { reasonOf } from '../home/parley-home.js';
 import type { HostConfigFormat } from './host-config-format.js';
-import type { McpServerEntry } from './mcp-entry.js';
+import { isHttpEntry, type McpServerEntry } from './mcp-entry.js';
 
 /**
  * What `parley setup` remembers of a host file it changed (PARLEY_HOME/setup/FILE.json): whether
@@ -39,7 +30,14 @@ export type RemoveOutcome =
   | { kind: 'entries-removed'; backup: string | null }
   | { kind: 'nothing' };
 
-/** Adds or updates the entries in `file`, keeping its original bytes aside the first time. */
+/** Permission bits for group and others, taken off a file that holds a bearer token. */
+const SHARED_BITS = 0o077;
+
+/**
+ * Adds or updates the entries in `file`, keeping its original bytes aside the first time. A file
+ * that gets an HTTP entry holds its bearer token, so it becomes the owner's alone (no group or
+ * other bits), as the token file in PARLEY_HOME is.
+ */
 export function setUpHostFile(
   home: string,
   file: string,
@@ -63,7 +61,8 @@ export function setUpHostFile(
       ...(createdFolder === undefined ? {} : { createdFolder }),
     };
   }
-  writeAtomically(file, next);
+  const secret = Object.values(entries).some(isHttpEntry);
+  writeAtomically(file, next, secret ? SHARED_BITS : 0);
   writeRecord(home, { ...record, written: sha256(Buffer.from(next)) });
   return { kind: 'written', backup: record.backup };
 }
@@ -125,11 +124,15 @@ function forgetRecord(home: string, file: string): void {
 
 /** Copies the original bytes beside the file, under the first free `.parley-backup` name. */
 function keepBackup(file: string, bytes: Buffer): string {
+  const mode = modeOf(file) ?? 0o600;
   for (let n = 1; ; n++) {
     const backup = `${file}.parley-backup${n === 1 ? '' : `.${n}`}`;
-    if (existsSync(backup)) continue;
-    writeFileSync(backup, bytes, { flag: 'wx', mode: modeOf(file) ?? 0o600 });
-    return backup;
+    try {
+      writeFileAtomically(backup, bytes, { mode, exclusive: true });
+      return backup;
+    } catch (error) {
+      if (!(error instanceof FileExistsError)) throw error;
+    }
   }
 }
 
@@ -161,27 +164,17 @@ function readBytes(path: string): Buffer | undefined {
   }
 }
 
-function modeOf(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o777;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Writes through a temporary file and a rename, keeping the file's mode (new files: 0600). */
-function writeAtomically(path: string, content: string | Buffer): void {
-  const mode = modeOf(path) ?? 0o600;
-  const temporary = `${path}.${process.pid}.tmp`;
+/**
+ * Writes through `writeFileAtomically`, keeping the file's mode (new files: 0600) less the bits
+ * in `withhold`.
+ */
+function writeAtomically(path: string, content: string | Buffer, withhold = 0): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, content, { mode });
-    chmodSync(temporary, mode);
-    renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new CliError(`cannot write ${path}: ${reasonOf(error)}`);
+    throw new CliError(`cannot create the folder of ${path}: ${reasonOf(error)}`);
   }
+  writeFileAtomically(path, content, { mode: (modeOf(path) ?? 0o600) & ~withhold });
 }
 
 function sha256(bytes: Buffer | undefined): string {

@@ -1,7 +1,7 @@
 import { isPlainObject } from '@parley/protocol';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { CliError } from '../cli-error.js';
-import type { McpServerEntry } from './mcp-entry.js';
+import { isHttpEntry, type McpServerEntry } from './mcp-entry.js';
 import type { HostFormat } from './mcp-hosts.js';
 
 /** Reading and editing the MCP servers in the text of one host's config file. */
@@ -42,13 +42,22 @@ function jsonFormat(format: Extract<HostFormat, { kind: 'json' }>, path: string)
     const newline = like === undefined || like.endsWith('\n') ? '\n' : '';
     return `${JSON.stringify(doc, null, indent)}${newline}`;
   };
+  const spelled = (entry: McpServerEntry): Record<string, unknown> => {
+    if (!isHttpEntry(entry)) return format.stdioType ? { type: 'stdio', ...entry } : entry;
+    if (format.http === null) {
+      throw new CliError(`${path}: this host takes only local (stdio) servers in its file`);
+    }
+    return {
+      ...(format.http.type ? { type: 'http' } : {}),
+      [format.http.urlKey]: entry.url,
+      headers: entry.headers,
+    };
+  };
   return {
     withEntries(text, entries) {
       const doc = text === undefined || text.trim() === '' ? {} : read(text);
       const servers = { ...((doc[format.root] as Record<string, unknown> | undefined) ?? {}) };
-      for (const [name, entry] of Object.entries(entries)) {
-        servers[name] = format.stdioType ? { type: 'stdio', ...entry } : entry;
-      }
+      for (const [name, entry] of Object.entries(entries)) servers[name] = spelled(entry);
       doc[format.root] = servers;
       return write(doc, text);
     },
@@ -102,7 +111,13 @@ function tomlFormat(path: string): HostConfigFormat {
           `${path} already defines [mcp_servers.${taken[0]}] by hand; remove it, then run parley setup again`,
         );
       }
-      const tables = stringifyToml({ mcp_servers: entries }).trim();
+      const spelled = Object.fromEntries(
+        Object.entries(entries).map(([name, entry]) => [
+          name,
+          isHttpEntry(entry) ? { url: entry.url, http_headers: entry.headers } : entry,
+        ]),
+      );
+      const tables = stringifyToml({ mcp_servers: spelled }).trim();
       const gap = rest === '' ? '' : rest.endsWith('\n') ? '\n' : '\n\n';
       const next = `${rest}${gap}${BEGIN}\n${tables}\n${END}\n`;
       read(next);

@@ -9,37 +9,31 @@ export type StartedUrls = {
   shopHttp: string;
 };
 
-const DAY = 86_400;
-/** 16:00 UTC: free on every seeded day of the example calendar. */
-const FREE_HOUR = 16;
-
-/** Tomorrow at 16:00 UTC, RFC 3339. */
-export function tomorrowAfternoon(now: number): string {
-  const day = Math.floor(now / DAY) * DAY + DAY;
-  return new Date((day + FREE_HOUR * 3600) * 1000).toISOString().replace('.000Z', 'Z');
-}
+/**
+ * Sets WHEN to tomorrow at 16:00 UTC (free on every seeded day of the example calendar) when it
+ * runs, so the session works on whatever day it is pasted, not only on the day it was printed.
+ */
+export const WHEN_LINE =
+  'export WHEN=$(node -p "new Date(Date.now() + 864e5).toISOString().slice(0, 11) + \'16:00:00Z\'")';
 
 /**
  * The copy-pasteable session `npm start` prints: hello, ask, intent with a clarify, commit, an
  * order over the grant's per-order limit that needs consent, approve, commit, undo.
  */
-export function sessionText(
-  urls: StartedUrls,
-  home: string,
-  self: readonly string[],
-  now: number,
-): string {
+export function sessionText(urls: StartedUrls, home: string, self: readonly string[]): string {
   const run = (...args: string[]): string => commandLine([...self, ...args]);
-  const to = tomorrowAfternoon(now);
+  // "to=$WHEN" in double quotes: the shell puts the time in, whatever day it is.
+  const move = run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana');
   return [
     'Try it in another terminal, from this folder (Lens on stdout; add --json for raw frames):',
     '',
     `export PARLEY_HOME=${homeForShell(home)}`,
+    `${WHEN_LINE}   # tomorrow, 16:00 UTC`,
     run('whoami'),
     run('hello', urls.calendar),
     run('ask', urls.calendar, 'calendar.find', 'query=ana'),
-    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`)}   # asks "Which Ana?" (exit 4)`,
-    `${run('intent', urls.calendar, 'calendar.reschedule', 'event=1:1 with Ana', `to=${to}`, '--pick', '1')}`,
+    `${move} "to=$WHEN"   # asks "Which Ana?" (exit 4)`,
+    `${move} "to=$WHEN" --pick 1`,
     `${run('commit', urls.calendar, 'PROPOSAL_ID')}   # the id printed above`,
     `${run('undo', urls.calendar, 'RECEIPT_ID')}`,
     '',

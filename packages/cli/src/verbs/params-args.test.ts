@@ -62,23 +62,59 @@ describe('request params from the command line', () => {
     expect(capabilitySchema(brief, 'counter.nope')).toBeUndefined();
   });
 
+  const refused: FinalReply = {
+    parley: 1,
+    id: 'e',
+    re: '1',
+    kind: 'ERROR',
+    code: 'invalid_params',
+    message: '`by` must be an int',
+  };
+
   it('§7: after invalid_params, says how to send a JSON value for a pair sent as text', () => {
+    const schema = capabilitySchema(brief, 'counter.add');
     const args = readParamArgs(['by=five'], undefined);
-    const params = typedParams(args, undefined);
-    const refused: FinalReply = {
-      parley: 1,
-      id: 'e',
-      re: '1',
-      kind: 'ERROR',
-      code: 'invalid_params',
-      message: '`by` must be an int',
-    };
-    expect(textParamHint(refused, params, args)).toBe(
+    const params = typedParams(args, schema);
+    expect(textParamHint(refused, params, args, schema)).toBe(
       'by=five was sent as text; for a number, a list or an object write by:=JSON, e.g. by:=5',
     );
-    const numeric = readParamArgs(['by=7'], undefined);
-    expect(textParamHint(refused, typedParams(numeric, undefined), numeric)).toContain('by:=7');
-    expect(textParamHint({ ...refused, code: 'forbidden' }, params, args)).toBeUndefined();
+    const tags = readParamArgs(['tags=1,2'], undefined);
+    expect(textParamHint(refused, typedParams(tags, schema), tags, schema)).toContain(
+      'e.g. tags:=[]',
+    );
+    const listed = readParamArgs(['tags=[1,2]'], undefined);
+    expect(textParamHint(refused, typedParams(listed, schema), listed, schema)).toContain(
+      'e.g. tags:=[1,2]',
+    );
+    expect(textParamHint({ ...refused, code: 'forbidden' }, params, args, schema)).toBeUndefined();
+  });
+
+  it('§4.1.1: no note for a param the schema types as text (string, date, enum), even refused', () => {
+    const schema = {
+      event: 'string — id or title',
+      to: 'datetime',
+      'day?': 'date',
+      'size?': 'small|large',
+      'note?': 'any',
+    };
+    const args = readParamArgs(
+      ['event=1:1 with Ana', 'to=2020-01-01T10:00:00Z', 'day=7', 'size=5', 'note=1'],
+      undefined,
+    );
+    expect(textParamHint(refused, typedParams(args, schema), args, schema)).toBeUndefined();
+  });
+
+  it('without a schema for the param, a note only when the text reads as non-text JSON', () => {
+    const numeric = readParamArgs(['by=7', 'event=1:1 with Ana'], undefined);
+    expect(textParamHint(refused, typedParams(numeric, undefined), numeric, undefined)).toContain(
+      'by:=7',
+    );
+    const words = readParamArgs(['event=1:1 with Ana', 'to=tomorrow'], undefined);
+    expect(textParamHint(refused, typedParams(words, undefined), words, undefined)).toBeUndefined();
+    const quoted = readParamArgs(['name="Ana"'], undefined);
+    expect(textParamHint(refused, typedParams(quoted, undefined), quoted, undefined)).toBe(
+      undefined,
+    );
   });
 
   it('refuses pairs without a name or a value, bad JSON, and a --params that is not an object', () => {

@@ -6,7 +6,7 @@ import {
   type JsonValue,
   type ParamSchema,
 } from '@parley/protocol';
-import { type ParsedField, parseSchema, SchemaError } from '@parley/service';
+import { type ParsedField, type ParsedType, parseSchema, SchemaError } from '@parley/service';
 import { CliError } from '../cli-error.js';
 
 /** Params as the command line gave them: `--params` and `key:=JSON` values, and `key=text` ones. */
@@ -59,18 +59,49 @@ export function capabilitySchema(brief: BriefReply, capability: string): ParamSc
 
 /**
  * §7 invalid_params after a `key=value` went as text: the hint that `key:=JSON` sends a JSON
- * value, with the first such pair rewritten (`by:=5`), or undefined when it does not apply.
+ * value, with the first such pair rewritten (`by:=5`), or undefined when it would not help: only
+ * a pair whose param the compact schema (§4.1.1) types as something other than text (a number,
+ * a bool, a list, an object), or, where the schema does not say, whose text reads as such JSON.
  */
 export function textParamHint(
   reply: FinalReply,
   params: JsonObject,
   args: ParamArgs,
+  schema: ParamSchema | undefined,
 ): string | undefined {
   if (reply.kind !== 'ERROR' || reply.code !== 'invalid_params') return undefined;
-  const sentAsText = args.text.find(([key]) => typeof params[key] === 'string');
-  if (sentAsText === undefined) return undefined;
-  const [key, value] = sentAsText;
-  return `${key}=${value} was sent as text; for a number, a list or an object write ${key}:=JSON, e.g. ${key}:=${JSON.stringify(safeJson(value) ?? 5)}`;
+  const fields = fieldsOf(schema);
+  for (const [key, value] of args.text) {
+    if (typeof params[key] !== 'string') continue;
+    const field = fields.get(key);
+    const parsed = safeJson(value);
+    const wanted = field === undefined ? parsed : exampleOf(field.type, parsed);
+    if (wanted === undefined || typeof wanted === 'string') continue;
+    return `${key}=${value} was sent as text; for a number, a list or an object write ${key}:=JSON, e.g. ${key}:=${JSON.stringify(wanted)}`;
+  }
+  return undefined;
+}
+
+/**
+ * A JSON value of `type` to show in the hint (the text's own JSON when it is one), or undefined
+ * when the type takes text: a string, a date, a datetime, an enum, or any.
+ */
+function exampleOf(type: ParsedType, parsed: JsonValue | undefined): JsonValue | undefined {
+  const own = parsed !== undefined && typeof parsed !== 'string' ? parsed : undefined;
+  switch (type.kind) {
+    case 'object':
+      return own ?? {};
+    case 'objects':
+      return own ?? [{}];
+    case 'enum':
+      return type.list ? (own ?? [type.values[0] ?? '']) : undefined;
+    case 'base':
+      if (type.list) return own ?? [];
+      if (type.base === 'int') return own ?? 5;
+      if (type.base === 'number') return own ?? 1.5;
+      if (type.base === 'bool') return own ?? true;
+      return undefined;
+  }
 }
 
 function fieldsOf(schema: ParamSchema | undefined): Map<string, ParsedField> {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
@@ -12,14 +12,21 @@ import {
   toWebRequest,
   writeWebResponse,
 } from '@parley/transport';
+import { BearerCheck, type BearerVerdict } from './bearer-token.js';
 import type { HostPort } from './host-port.js';
 import { type RunningMcpServer, stderrReporter } from './stdio.js';
 
-/** Where Streamable HTTP is served, and which host names and CORS origins it accepts. */
-export type HttpEndpoint = HostPort & BrowserPolicyOptions;
+/** The bearer token every request must carry (`Authorization: Bearer TOKEN`). */
+export interface BearerTokenOption {
+  /** At least 128 random bits in the RFC 6750 b64token alphabet; `newBearerToken()` makes one. */
+  token: string;
+}
+
+/** Where Streamable HTTP is served, its token, and which host names and CORS origins it accepts. */
+export type HttpEndpoint = HostPort & BrowserPolicyOptions & BearerTokenOption;
 
 /** Options of the Streamable HTTP server; `allowedHosts` and `cors` as for BrowserPolicy. */
-export interface HttpOptions extends HostPort, BrowserPolicyOptions {
+export interface HttpOptions extends HostPort, BrowserPolicyOptions, BearerTokenOption {
   /** The MCP endpoint path; default `/mcp`. */
   path?: string;
   /** Out-of-band errors; default: one line on stderr. */
@@ -37,7 +44,10 @@ export interface RunningHttpMcpServer extends RunningMcpServer {
  * classified (and their version checked) one by one, and 2025-era requests are served
  * statelessly from the same factory. Every request is judged first by the same BrowserPolicy as
  * the Parley HTTP bridge: the Host header must name this server (DNS rebinding), and a browser
- * Origin must be this server's own or one of `cors`.
+ * Origin must be this server's own or one of `cors`. Then it must carry the bearer token
+ * (`Authorization: Bearer TOKEN`, compared in constant time), else it is answered 401 with a
+ * `WWW-Authenticate: Bearer` challenge (RFC 6750 §3, as the MCP authorization spec asks of HTTP
+ * servers) before its body is read: without the token nobody lists or calls a tool.
  */
 export async function serveMcpOverHttp(
   factory: McpServerFactory,
@@ -47,8 +57,14 @@ export async function serveMcpOverHttp(
   const path = options.path ?? '/mcp';
   const handler = createMcpHandler(factory, { onerror: onError });
   const policy = new BrowserPolicy(options, options.host);
+  const bearer = new BearerCheck(options.token);
   const server = createServer((req, res) => {
     if (answeredByPolicy(policy, req, res, 'http:')) return;
+    const verdict = bearer.judge(req.headers.authorization);
+    if (verdict !== 'valid') {
+      refuseUnauthorized(req, res, verdict);
+      return;
+    }
     const aborted = new AbortController();
     res.once('close', () => aborted.abort());
     const origin = `http://${req.headers.host ?? 'localhost'}`;
@@ -97,4 +113,34 @@ export async function serveMcpOverHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Where the challenge says the token is good (RFC 7235 §2.2). */
+const REALM = 'parley mcp';
+
+/**
+ * RFC 6750 §3: 401 with a Bearer challenge; a token that was sent and is wrong is
+ * `invalid_token` (§3.1). Nobody reads the body: it is drained, and the connection closed after
+ * the answer, so an unauthenticated client cannot keep it busy.
+ */
+function refuseUnauthorized(
+  req: IncomingMessage,
+  res: ServerResponse,
+  verdict: Exclude<BearerVerdict, 'valid'>,
+): void {
+  req.resume();
+  const challenge =
+    verdict === 'missing'
+      ? `Bearer realm="${REALM}"`
+      : `Bearer realm="${REALM}", error="invalid_token", error_description="the bearer token is not this server's"`;
+  res.writeHead(401, {
+    'content-type': 'text/plain; charset=utf-8',
+    'www-authenticate': challenge,
+    connection: 'close',
+  });
+  res.end(
+    verdict === 'missing'
+      ? 'this MCP server answers only requests with Authorization: Bearer and its token\n'
+      : "the bearer token is not this server's\n",
+  );
 }

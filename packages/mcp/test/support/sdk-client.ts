@@ -45,7 +45,10 @@ export interface StdioClientTransportLike extends Transport {
 
 interface ClientModule {
   Client: new (info: Implementation, options?: McpClientOptions) => McpClient;
-  StreamableHTTPClientTransport: new (url: URL) => Transport;
+  StreamableHTTPClientTransport: new (
+    url: URL,
+    options?: { requestInit?: RequestInit },
+  ) => Transport;
 }
 
 interface StdioModule {

@@ -16,6 +16,13 @@ export type ParsedType =
 
 export type ParsedField = { name: string; optional: boolean; type: ParsedType };
 
+/** Every form §4.1.1 accepts, for the errors that meet a form it does not. */
+const FORMS =
+  `a type is one of ${BASE_TYPES.join(', ')} or an enum like "low|medium|high", with "[]" after ` +
+  'it for a list ("string[]") and optionally " — description"; an object is a nested params ' +
+  'object ({"sku": "string"}), and a list of objects a one-element array holding one ' +
+  '([{"sku": "string"}])';
+
 /** A schema that does not follow §4.1.1; thrown when a service defines its capabilities. */
 export class SchemaError extends TypeError {
   override readonly name = 'SchemaError';
@@ -33,9 +40,9 @@ export function parseTypeString(text: string, where: string): ParsedType {
   const values = core.split('|');
   if (values.length >= 2 && values.every((v) => v.length > 0))
     return { kind: 'enum', values, list };
-  throw new SchemaError(
-    `${where}: "${text}" is not a §4.1.1 type (${BASE_TYPES.join(', ')}, or an enum like a|b)`,
-  );
+  const bracketed = /^\[\s*([^[\]\s]+)\s*\]$/.exec(core)?.[1];
+  const hint = bracketed === undefined ? '' : `; for a list write "${bracketed}[]"`;
+  throw new SchemaError(`${where}: "${text}" is not a §4.1.1 type${hint} (${FORMS})`);
 }
 
 /** Parses a §4.1.1 params object (nested objects and one-element arrays of objects included). */
@@ -52,19 +59,29 @@ function parseType(type: ParamType, where: string): ParsedType {
   if (typeof type === 'string') return parseTypeString(type, where);
   if (Array.isArray(type)) {
     const [element] = type;
+    // A schema comes from a service's own code, typed or not: ["string"] is a likely slip.
+    const written: unknown = element;
+    if (typeof written === 'string' && type.length === 1) {
+      throw new SchemaError(
+        `${where}: ${JSON.stringify(type)} is not a §4.1.1 type; for a list write "${written.replace(/ — .*$/, '')}[]" (${FORMS})`,
+      );
+    }
     if (
       type.length !== 1 ||
       element === undefined ||
+      element === null ||
       typeof element !== 'object' ||
       Array.isArray(element)
     ) {
-      throw new SchemaError(`${where}: an array of objects is written as [ {…element schema…} ]`);
+      throw new SchemaError(
+        `${where}: an array in a schema holds exactly one object, the schema of each element (${FORMS})`,
+      );
     }
     return { kind: 'objects', fields: parseSchema(element, `${where}[]`) };
   }
   if (typeof type === 'object' && type !== null)
     return { kind: 'object', fields: parseSchema(type, where) };
-  throw new SchemaError(`${where}: a type must be a string, an object or [object]`);
+  throw new SchemaError(`${where}: ${JSON.stringify(type)} is not a §4.1.1 type (${FORMS})`);
 }
 
 /** A short description of a type for messages: "int", "one of low, medium, high", "object". */

@@ -1,4 +1,5 @@
-import { type Effect, type Receipt, renderEffect } from '@parley/protocol';
+import type { Effect, Receipt } from './frames.js';
+import { renderEffect } from './lens/effect.js';
 
 /** What became of one effect of a receipt when it was undone (§4.5). */
 export type UndoLine = {
@@ -11,12 +12,15 @@ export type UndoLine = {
 const sameTarget = (a: Effect, b: Effect): boolean => a.target === b.target;
 
 /**
- * §4.5: each effect of `original` against what the undo receipt `reversal` did. An update is
- * reversed when the reversal sets the same field back; a create or delete when the reversal
- * touches the same target; a message cannot be unsent and a charge is not erased, only refunded,
- * so those say so, naming what the service did instead.
+ * §4.5: each effect of `original` (its receipt, or the proposal it committed) against what the
+ * undo receipt `reversal` did. An update is reversed when the reversal sets the same field back;
+ * a create or delete when the reversal touches the same target; a message cannot be unsent and a
+ * charge is not erased, only refunded, so those say so, naming what the service did instead.
  */
-export function undoOutcome(original: Receipt, reversal: Receipt): UndoLine[] {
+export function undoOutcome(
+  original: Pick<Receipt, 'effects'>,
+  reversal: Pick<Receipt, 'effects'>,
+): UndoLine[] {
   return original.effects.map((effect) => {
     const line = renderEffect(effect);
     const answers = reversal.effects.filter((r) => sameTarget(r, effect));
