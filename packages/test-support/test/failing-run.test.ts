@@ -83,14 +83,15 @@ describe('a run with failing tests exits non-zero, whatever the components’ so
   );
 
   it.skipIf(!systemPostgres)('the system PostgreSQL', async () => {
-    const run = await vitestRun({ PARLEY_TEST_PG: SYSTEM_POSTGRES_URL }, ['postgres']);
-    expect(run.output).toContain('PostgreSQL: environment');
+    const run = await vitestRun({}, ['postgres']);
+    expect(run.output).toContain('PostgreSQL: system');
     expect(run.output).toContain(PG_FAILED);
     expect(run.code).toBe(1);
   });
 
   it.skipIf(systemChromium === undefined)('the system Chromium', async () => {
-    const run = await vitestRun({ PARLEY_TEST_CHROMIUM: systemChromium ?? '' }, ['chromium']);
+    const run = await vitestRun({}, ['chromium']);
+    expect(run.output).toContain(`Chromium: system (${systemChromium})`);
     expect(run.output).toContain(CHROMIUM_FAILED);
     expect(run.code).toBe(1);
   });
