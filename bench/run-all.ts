@@ -19,6 +19,7 @@ const BENCHES = [
   'ask-across-processes',
   'service',
   'postgres',
+  'sweep',
   'consensus',
   'consensus-net',
   'mcp',

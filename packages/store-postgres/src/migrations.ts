@@ -1,6 +1,7 @@
 import { RECEIPTS_ONCE } from './receipts-once.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
 import type { SchemaName } from './schema-name.js';
+import { SWEEP_INDEXES } from './sweep-indexes.js';
 
 /** One step of the schema; `version` is the schema version it produces. */
 export type Migration = {
@@ -402,6 +403,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ].join('\n'),
   },
   RECEIPTS_ONCE,
+  SWEEP_INDEXES,
 ];
 
 /** The schema version this code writes. */

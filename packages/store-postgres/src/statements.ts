@@ -66,6 +66,7 @@ export function statementsFor(s: SchemaName) {
     /**
      * Forgets a commit and gives its reservations back, in one statement: the reservations are
      * read from the deleted row itself, so a release can never apply twice or to another commit.
+     * Its proposal, no longer kept by a commit, is the sweep's again.
      */
     abandonCommit: prepared(
       'abandonCommit',
@@ -77,6 +78,9 @@ export function statementsFor(s: SchemaName) {
          WHERE spend.block_id = r."blockId"
        ), forgotten AS (
          DELETE FROM ${s.id}.autos WHERE proposal_id = $1 AND EXISTS (SELECT 1 FROM gone)
+       ), unkept AS (
+         UPDATE ${s.id}.proposals SET kept = false
+         WHERE id = $1 AND kept AND EXISTS (SELECT 1 FROM gone)
        )
        SELECT count(*)::int AS n FROM gone`,
     ),
@@ -187,13 +191,20 @@ export function statementsFor(s: SchemaName) {
       `SELECT k AS key, v AS value FROM ${s.id}.data_list($1, $2)`,
     ),
 
-    /** All three expiries in one statement; a proposal with a commit record is kept. */
+    /**
+     * All three expiries in one statement, each read through its index; a proposal with a commit
+     * record is not deleted but marked kept, which takes it out of the index (sweep-indexes.ts).
+     */
     sweep: prepared(
       'sweep',
       `WITH proposals AS (
          DELETE FROM ${s.id}.proposals p
-         WHERE p.expires < $1
+         WHERE NOT p.kept AND p.expires < $1
            AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits c WHERE c.proposal_id = p.id)
+       ), kept AS (
+         UPDATE ${s.id}.proposals p SET kept = true
+         WHERE NOT p.kept AND p.expires < $1
+           AND EXISTS (SELECT 1 FROM ${s.id}.commits c WHERE c.proposal_id = p.id)
        ), handles AS (
          DELETE FROM ${s.id}.handles WHERE expires_at < $2
        ), autos AS (

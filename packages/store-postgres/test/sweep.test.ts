@@ -1,7 +1,9 @@
 // @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import { PROPOSAL_GRACE_SECONDS } from '@parley/service';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
+import { migrate } from '../src/migrate.js';
 import { schemaName } from '../src/schema-name.js';
 import { statementsFor } from '../src/statements.js';
 import { DATABASE_URL, dropSchema, freshSchema, withClient } from './database.js';
@@ -67,5 +69,113 @@ describe('PostgresStore sweep (§4.3.1, §4.6 expiries)', () => {
     expect(await store.getHandle('h_old')).toBeUndefined();
     expect(await store.getHandle('h_live')).toBeDefined();
     expect(await store.getAuto('k', 'f_live')).toBeDefined();
+  });
+});
+
+describe('PostgresStore schema version 3: the sweep reads only what it may delete', () => {
+  let schema: string;
+  beforeEach(() => {
+    schema = freshSchema();
+  });
+  afterEach(() => dropSchema(schema));
+
+  const proposal = (id: string, expires: number) => ({
+    proposal: {
+      id,
+      capability: 'shop.order',
+      summary: id,
+      effects: [{ op: 'create' as const, target: 'order' }],
+      cost: null,
+      risk: 'low' as const,
+      undo: null,
+      expires,
+      hash: 'h',
+    },
+    action: null,
+    holder: null,
+    principal: null,
+    createdAt: NOW,
+  });
+  const start = (proposalId: string) => ({
+    proposalId,
+    holder: 'ed25519:agent',
+    principal: 'ed25519:boss',
+    startedAt: NOW,
+    amount: 0,
+    caps: [],
+  });
+  const keptOf = (id: string) =>
+    withClient(async (client) => {
+      const { rows } = await client.query<{ kept: boolean }>(
+        `SELECT kept FROM "${schema}".proposals WHERE id = $1`,
+        [id],
+      );
+      return rows[0]?.kept;
+    });
+
+  it('marks a committed proposal kept once it expires; no later sweep writes for it', async () => {
+    const store = await PostgresStore.open(DATABASE_URL, { schema });
+    try {
+      await store.putProposals([proposal('p_committed', NOW - 99_999)]);
+      await store.beginCommit(start('p_committed'));
+      expect(await keptOf('p_committed')).toBe(false);
+      expect(await sweepTakesTransactionId(schema, NOW)).toBe(true);
+      await store.sweep(NOW);
+      expect(await keptOf('p_committed')).toBe(true);
+      expect(await sweepTakesTransactionId(schema, NOW)).toBe(false);
+      expect(await store.getProposal('p_committed')).toBeDefined();
+      // Abandoned, its commit no longer keeps it: the next sweep deletes it.
+      await store.abandonCommit('p_committed');
+      expect(await keptOf('p_committed')).toBe(false);
+      await store.sweep(NOW);
+      expect(await store.getProposal('p_committed')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrates a version 2 schema: committed proposals marked kept, the index replaced', async () => {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    try {
+      await migrate(pool, schemaName(schema), { target: 2 });
+      const s = `"${schema}"`;
+      for (const [id, expires] of [
+        ['p_committed', NOW - 99_999],
+        ['p_old', NOW - 99_999],
+        ['p_live', LATER],
+      ] as const) {
+        await pool.query(`INSERT INTO ${s}.proposals (id, record, expires) VALUES ($1, $2, $3)`, [
+          id,
+          JSON.stringify(proposal(id, expires)),
+          expires,
+        ]);
+      }
+      await pool.query(
+        `INSERT INTO ${s}.commits (proposal_id, state, holder, principal, started_at, reserved, auto)
+         VALUES ('p_committed', 'applying', 'h', 'p', $1, '[]', false)`,
+        [NOW],
+      );
+    } finally {
+      await pool.end();
+    }
+    const store = await PostgresStore.open(DATABASE_URL, { schema });
+    try {
+      const indexes = await withClient(async (client) => {
+        const { rows } = await client.query<{ indexname: string }>(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'proposals'",
+          [schema],
+        );
+        return rows.map((r) => r.indexname).sort();
+      });
+      expect(indexes).toEqual(['proposals_pkey', 'proposals_to_sweep']);
+      expect(await keptOf('p_committed')).toBe(true);
+      expect(await keptOf('p_old')).toBe(false);
+      await store.sweep(NOW);
+      expect(await store.getProposal('p_old')).toBeUndefined();
+      expect(await store.getProposal('p_committed')).toBeDefined();
+      expect(await store.getProposal('p_live')).toBeDefined();
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,5 +1,11 @@
-export { type EmbeddedPostgresServer, startEmbeddedPostgres } from './embedded-postgres-server.js';
+export type { PostgresBinaries } from './embedded-postgres-binaries.js';
 export {
+  type EmbeddedPostgresOptions,
+  type EmbeddedPostgresServer,
+  startEmbeddedPostgres,
+} from './embedded-postgres-server.js';
+export {
+  ComponentUnavailable,
   type MissingComponent,
   REQUIRE_ALL_ENV,
   TEST_COMPONENTS,

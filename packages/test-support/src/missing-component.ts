@@ -25,3 +25,14 @@ export function describeMissing(missing: MissingComponent, tests: number): strin
   const count = `${tests} test${tests === 1 ? '' : 's'}`;
   return `${count} could not run: ${missing.reason}\n  fix: ${missing.fix}`;
 }
+
+/** A component that turned out, when started, not to be available here: why, and the fix. */
+export class ComponentUnavailable extends Error {
+  readonly missing: MissingComponent;
+
+  constructor(missing: MissingComponent) {
+    super(`${missing.reason}; fix: ${missing.fix}`);
+    this.name = 'ComponentUnavailable';
+    this.missing = missing;
+  }
+}

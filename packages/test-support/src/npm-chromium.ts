@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   createReadStream,
@@ -13,8 +12,10 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createBrotliDecompress } from 'node:zlib';
+import { startProgram } from './run-program.js';
 
 /** The npm package that ships a Chromium build (x86-64 Linux) with the libraries it needs. */
 const PACKAGE = '@sparticuz/chromium';
@@ -83,20 +84,27 @@ export async function unpackNpmChromium(pkg: {
 
 /** Extracts a Brotli-compressed tar file into `folder` with the system's tar. */
 async function untar(file: string, folder: string): Promise<void> {
-  const tar = spawn('tar', ['-x', '-f', '-', '-C', folder], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const { child: tar, started } = startProgram('tar', ['-x', '-f', '-', '-C', folder], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  tar.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  tar.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    tar.once('error', reject);
-    tar.once('close', resolve);
+  const exited = new Promise<number | null>((resolve) => tar.once('close', resolve));
+  // A tar that cannot start fails here, with what to install, before anything is fed to it.
+  await started.catch((error: Error) => {
+    throw new Error(
+      `${error.message}; the npm Chromium is unpacked with tar (apt-get install tar)`,
+    );
   });
   // tar stops reading at the archive's end marker and may close its stdin before the padding
   // after it is written: its exit status, not the pipe's, says whether the extraction worked.
-  const feeding = pipeline(createReadStream(file), createBrotliDecompress(), tar.stdin).catch(
-    (error: unknown) => error,
-  );
+  const feeding = pipeline(
+    createReadStream(file),
+    createBrotliDecompress(),
+    tar.stdin as Writable,
+  ).catch((error: unknown) => error);
   const code = await exited;
   const fed = await feeding;
   if (code !== 0) throw new Error(`tar could not extract ${file}: ${stderr.trim() || String(fed)}`);

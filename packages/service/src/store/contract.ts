@@ -476,6 +476,20 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       expect(await store.getProposal(old.proposal.id)).toBeUndefined();
       expect(await store.getProposal(committed.proposal.id)).toBeDefined();
       expect(await store.getAuto('k', autoKey.frameId)).toBeUndefined();
+      // Kept by every later sweep too (the durable stores mark it kept once).
+      await store.sweep(2_000_000);
+      expect(await store.getProposal(committed.proposal.id)).toBeDefined();
+    });
+
+    it('sweep drops an expired proposal once its commit is abandoned, even after keeping it', async () => {
+      const record = proposalRecord({ expires: 1000 });
+      await store.putProposals([record]);
+      await store.beginCommit(startOf(record));
+      await store.sweep(1_000_000);
+      expect(await store.getProposal(record.proposal.id)).toBeDefined();
+      await store.abandonCommit(record.proposal.id);
+      await store.sweep(1_000_001);
+      expect(await store.getProposal(record.proposal.id)).toBeUndefined();
     });
 
     it('lists commits left applying (in doubt after a crash)', async () => {

@@ -225,3 +225,87 @@ describe('SqliteStore schema version 2 (each receipt stored once)', () => {
     );
   });
 });
+
+describe('SqliteStore schema version 3 (the sweep reads only what has expired)', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'parley-schema-'));
+  });
+  afterEach(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A version 2 file: a committed and an uncommitted proposal long expired, a live one. */
+  function writeVersion2(file: string): void {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    migrateSqlite(db, 0, 2);
+    const proposal = db.prepare('INSERT INTO proposals (id, record, expires) VALUES (?, ?, ?)');
+    const record = (id: string, expires: number) =>
+      JSON.stringify({
+        proposal: { id, capability: 'shop.order', summary: id, effects: [], cost: null, expires },
+        action: null,
+        holder: null,
+        principal: null,
+        createdAt: AT,
+      });
+    for (const [id, expires] of [
+      ['p_committed', AT - 99_999],
+      ['p_old', AT - 99_999],
+      ['p_live', AT + 99_999],
+    ] as const) {
+      proposal.run(id, record(id, expires), expires);
+    }
+    db.prepare('INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)').run(
+      'p_committed',
+      'applying',
+      HOLDER,
+      PRINCIPAL,
+      AT,
+      '[]',
+      null,
+      null,
+      null,
+      null,
+    );
+    db.prepare('INSERT INTO handles VALUES (?, NULL, ?, ?)').run('h_old', '{}', AT - 1);
+    db.prepare('INSERT INTO autos VALUES (?, ?, ?, NULL, NULL)').run('k', 'f_old', AT - 1);
+    db.close();
+  }
+
+  it('migrates a version 2 file: indexes made, committed proposals marked kept, sweep as before', async () => {
+    const file = join(folder, SQLITE_FILE_NAME);
+    writeVersion2(file);
+    const store = new SqliteStore({ folder });
+    try {
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.pragma('user_version', { simple: true })).toBe(3);
+        const indexes = db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%_by_expiry'",
+          )
+          .pluck()
+          .all();
+        expect(indexes.sort()).toEqual(['autos_by_expiry', 'handles_by_expiry']);
+        const kept = db.prepare('SELECT id, kept FROM proposals ORDER BY id').raw().all();
+        expect(kept).toEqual([
+          ['p_committed', 1],
+          ['p_live', 0],
+          ['p_old', 0],
+        ]);
+      } finally {
+        db.close();
+      }
+      await store.sweep(AT);
+      expect(await store.getProposal('p_old')).toBeUndefined();
+      expect(await store.getHandle('h_old')).toBeUndefined();
+      expect(await store.getAuto('k', 'f_old')).toBeUndefined();
+      expect(await store.getProposal('p_committed')).toBeDefined();
+      expect(await store.getProposal('p_live')).toBeDefined();
+      expect(await store.listApplying()).toMatchObject([{ proposalId: 'p_committed' }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -8,15 +8,19 @@ const COMMIT_COLUMNS = 'proposal_id, state, holder, principal, started_at, reser
 const RECEIPT_COLUMNS = 'receipt, action, holder, principal, undo';
 
 /**
- * What a sweep deletes, one condition per table, with `@proposalsBefore` (proposals expired past
- * their grace period and never committed) and `@now` (handles, auto memory): written once, for
- * the deletes and for the question a sweep asks first, whether anything has expired at all.
+ * What a sweep looks at, one condition per table, with `@proposalsBefore` (proposals expired past
+ * their grace period) and `@now` (handles, auto memory), each served by an index (schema version
+ * 3): written once, for the deletes and for the question a sweep asks first, whether it has
+ * anything to do at all. A proposal found there with a commit record is not deleted but marked
+ * `kept`, which takes it out of the sweep's index for good.
  */
 const EXPIRED = {
-  proposals: 'expires < @proposalsBefore AND id NOT IN (SELECT proposal_id FROM commits)',
+  proposals: 'kept = 0 AND expires < @proposalsBefore',
   handles: 'expires_at < @now',
   autos: 'until < @now',
 } as const;
+
+const COMMIT_OF_PROPOSAL = 'SELECT 1 FROM commits WHERE commits.proposal_id = proposals.id';
 
 /** A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's). */
 const UNDOING = "json_extract(undo, '$.state') = 'undoing'";
@@ -54,6 +58,8 @@ type WriterStatement =
   | 'putData'
   | 'deleteData'
   | 'sweepProposals'
+  | 'keepProposals'
+  | 'unkeepProposal'
   | 'sweepHandles'
   | 'sweepAutos';
 export type ReaderStatements = Record<ReaderStatement, Database.Statement>;
@@ -153,7 +159,17 @@ export function prepareWriter(db: Database.Database): WriterStatements {
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     ),
     deleteData: db.prepare('DELETE FROM data WHERE key = ?'),
-    sweepProposals: db.prepare(`DELETE FROM proposals WHERE ${EXPIRED.proposals}`),
+    // EXISTS, not IN: with `id IN (SELECT …)` SQLite walks every commit and looks each proposal
+    // up, which is the whole commit history again.
+    sweepProposals: db.prepare(
+      `DELETE FROM proposals
+       WHERE ${EXPIRED.proposals} AND NOT EXISTS (${COMMIT_OF_PROPOSAL})`,
+    ),
+    keepProposals: db.prepare(
+      `UPDATE proposals SET kept = 1 WHERE ${EXPIRED.proposals} AND EXISTS (${COMMIT_OF_PROPOSAL})`,
+    ),
+    // A commit abandoned (its apply failed, or settled as not applied) no longer keeps its proposal.
+    unkeepProposal: db.prepare('UPDATE proposals SET kept = 0 WHERE id = ? AND kept = 1'),
     sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
     sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),
   };

@@ -274,6 +274,7 @@ export class SqliteStore implements Store {
     if (row === undefined) return;
     for (const r of parse<Reservation[]>(row.reserved)) w.release.run(r.amount, r.blockId);
     w.deleteCommit.run(proposalId);
+    w.unkeepProposal.run(proposalId);
     w.deleteAutosOf.run(proposalId);
   }
 
@@ -464,6 +465,7 @@ export class SqliteStore implements Store {
     if (this.#r.anyExpired.get(expired) !== 1) return;
     await this.#write(() => {
       this.#w.sweepProposals.run(expired);
+      this.#w.keepProposals.run(expired);
       this.#w.sweepHandles.run(expired);
       this.#w.sweepAutos.run(expired);
     });

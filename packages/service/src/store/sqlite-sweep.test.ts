@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
+import { prepareWriter, type WriterStatements } from './sqlite-statements.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 import type { StoredProposal } from './store.js';
 
@@ -67,6 +68,9 @@ describe('SqliteStore sweep (§4.3.1, §4.6 expiries)', () => {
 
   it('with nothing expired writes nothing: no write lock, no transaction, shared reads kept', async () => {
     const file = join(folder, SQLITE_FILE_NAME);
+    // The first sweep after p_committed expired marks it kept, once (schema version 3); from then
+    // on the sweep has nothing to do here.
+    await store.sweep(NOW);
     const other = new Database(file);
     try {
       const version = () => other.pragma('data_version', { simple: true });
@@ -116,6 +120,43 @@ describe('SqliteStore sweep (§4.3.1, §4.6 expiries)', () => {
     expect(await store.getProposal('p_committed')).toBeDefined();
     expect(await store.getHandle('h_live')).toBeDefined();
     expect(await store.getAuto('k', 'f_live')).toBeDefined();
+  });
+
+  it('reads only what has expired, through its indexes: no statement of a sweep scans a table', () => {
+    const db = new Database(join(folder, SQLITE_FILE_NAME));
+    try {
+      const statements = prepareWriter(db);
+      const sweep = ['anyExpired', 'sweepProposals', 'keepProposals', 'sweepHandles', 'sweepAutos'];
+      for (const name of sweep as (keyof WriterStatements)[]) {
+        const plan = db
+          .prepare(`EXPLAIN QUERY PLAN ${statements[name].source}`)
+          .all({ proposalsBefore: NOW, now: NOW }) as { detail: string }[];
+        const scans = plan.filter((step) => /^SCAN (?!CONSTANT ROW)/.test(step.detail));
+        expect(scans, name).toEqual([]);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('marks a committed proposal kept once, and no later sweep reads it again', async () => {
+    const file = join(folder, SQLITE_FILE_NAME);
+    const db = new Database(file, { readonly: true });
+    const kept = db.prepare('SELECT kept FROM proposals WHERE id = ?').pluck();
+    const toSweep = db
+      .prepare('SELECT count(*) FROM proposals INDEXED BY proposals_to_sweep WHERE kept = 0')
+      .pluck();
+    try {
+      expect(kept.get('p_committed')).toBe(0);
+      expect(toSweep.get()).toBe(2);
+      await store.sweep(NOW);
+      expect(kept.get('p_committed')).toBe(1);
+      // Only the live proposal is left in the sweep's index.
+      expect(toSweep.get()).toBe(1);
+      expect(await store.getProposal('p_committed')).toBeDefined();
+    } finally {
+      db.close();
+    }
   });
 
   it('an expiry exactly at now is not yet swept, as the deletes have it', async () => {
