@@ -10,12 +10,20 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { ParleyMetrics, type Watched } from '../ops/metrics.js';
+import { listenMetrics, type MetricsServer } from '../ops/metrics-server.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
-import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
+import {
+  type Endpoint,
+  type RunningExample,
+  runExample,
+  runService,
+  untilStopped,
+} from '../serve/run-example.js';
 import { loadServiceFactory } from '../serve/service-module.js';
 import { serviceName } from '../serve/service-name.js';
 
@@ -38,6 +46,7 @@ type ServeFlags = OpenApiFlags &
     trust?: string[];
     localTrust: boolean;
     health?: string;
+    metrics?: string;
   };
 
 /**
@@ -83,6 +92,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--health <host:port>',
       'answer GET /healthz (alive) and /readyz (store reachable, keys loaded) on this address; the --http endpoints answer them too',
     )
+    .option(
+      '--metrics <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (off by default; keep it on a private address)',
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -116,12 +129,16 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const endpoints = endpointsFrom(flags);
       const healthAt =
         flags.health === undefined ? undefined : parseHostPort(flags.health, '--health');
+      const metricsAt =
+        flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
+      const metrics = metricsAt === undefined ? undefined : new ParleyMetrics();
       const trust = await trustedKeys(ctx.home, flags);
       const options = {
         store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
         trust,
         endpoints,
         log: (line: string) => ctx.err(`${line}\n`),
+        ...(metrics === undefined ? {} : { observe: metrics.observer() }),
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {
@@ -145,7 +162,21 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         }
         say(`health ${health.address}/healthz and /readyz (${running.name})\n`);
       }
+      let metricsServer: MetricsServer | undefined;
+      if (metrics !== undefined && metricsAt !== undefined) {
+        metrics.watch(watchedOf(running));
+        try {
+          metricsServer = await listenMetrics(metrics, metricsAt.host, metricsAt.port);
+        } catch (error) {
+          await health?.close();
+          await running.close();
+          await source.close?.();
+          throw error;
+        }
+        say(`metrics ${metricsServer.address} (${running.name})\n`);
+      }
       const served = health;
+      const scraped = metricsServer;
       if (trust.length === 0) {
         ctx.err(
           'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
@@ -158,6 +189,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           served?.stopping();
           await running.close();
           await served?.close();
+          await scraped?.close();
         },
       };
       await untilStopped([whole], (stop) => {
@@ -170,6 +202,15 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       return EXIT.ok;
     }),
   );
+}
+
+/** A running service as the metrics gauges read it. */
+function watchedOf(running: RunningExample): Watched {
+  return {
+    name: running.name,
+    inDoubt: async () => (await running.service.listInDoubt()).length,
+    connections: () => running.servers.reduce((sum, server) => sum + server.connections, 0),
+  };
 }
 
 /**

@@ -5,9 +5,11 @@ import {
   listen,
   type ParleyServer,
   type ReadinessProbe,
+  type RefusalReporter,
 } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
+import { observedHandler, type RequestRecord } from '../ops/observed-handler.js';
 import { createExample, type ExampleName } from './example-services.js';
 import { serviceReadiness } from './readiness.js';
 
@@ -41,6 +43,14 @@ export type RunOptions = {
   trust: readonly string[];
   endpoints: readonly Endpoint[];
   log: (line: string) => void;
+  /** Told of each answered request (logs, metrics) and each transport refusal, by service. */
+  observe?: ServiceObserver;
+};
+
+/** What an operator's logs and metrics hear of a running service. */
+export type ServiceObserver = {
+  request(service: string, record: RequestRecord): void;
+  refusals?(service: string): RefusalReporter;
 };
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
@@ -90,6 +100,13 @@ async function runOn(
   }
   const servers: ParleyServer[] = [];
   const ready = serviceReadiness(name ?? label, store, trust);
+  const shown = name ?? service.info.id;
+  const { observe } = options;
+  const handler =
+    observe === undefined
+      ? service
+      : observedHandler(service, (record) => observe.request(shown, record));
+  const onRefused = observe?.refusals?.(shown);
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));
     await service.close();
@@ -98,10 +115,11 @@ async function runOn(
   try {
     for (const endpoint of options.endpoints) {
       servers.push(
-        await listen(endpoint.url, service, {
+        await listen(endpoint.url, handler, {
           ...(endpoint.tls === undefined ? {} : { tls: endpoint.tls }),
           ...(endpoint.browser === undefined ? {} : { browser: endpoint.browser }),
           ready,
+          ...(onRefused === undefined ? {} : { onRefused }),
           onError: (error) => report('transport', error),
         }),
       );
@@ -110,7 +128,7 @@ async function runOn(
     await close();
     throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name: name ?? service.info.id, service, servers, ready, close };
+  return { name: shown, service, servers, ready, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
