@@ -12,6 +12,8 @@ import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
 import { ParleyMetrics, type Watched } from '../ops/metrics.js';
 import { listenMetrics, type MetricsServer } from '../ops/metrics-server.js';
+import { bothObservers } from '../ops/observers.js';
+import { type LogFormat, parseLogFormat, serviceLog } from '../ops/request-log.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
@@ -47,6 +49,7 @@ type ServeFlags = OpenApiFlags &
     localTrust: boolean;
     health?: string;
     metrics?: string;
+    logFormat: LogFormat;
   };
 
 /**
@@ -96,6 +99,12 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--metrics <host:port>',
       'serve Prometheus metrics at http://HOST:PORT/metrics (off by default; keep it on a private address)',
     )
+    .option(
+      '--log-format <format>',
+      'text, or json (one pino object a line): one line per request with its id, verb, capability, outcome and duration, on stderr',
+      parseLogFormat,
+      'text',
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -132,13 +141,15 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const metricsAt =
         flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
       const metrics = metricsAt === undefined ? undefined : new ParleyMetrics();
+      const log = serviceLog(flags.logFormat, (line) => ctx.err(line));
+      const observers = [log.observer(), ...(metrics === undefined ? [] : [metrics.observer()])];
       const trust = await trustedKeys(ctx.home, flags);
       const options = {
         store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
         trust,
         endpoints,
-        log: (line: string) => ctx.err(`${line}\n`),
-        ...(metrics === undefined ? {} : { observe: metrics.observer() }),
+        log: log.message,
+        observe: bothObservers(observers),
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {
@@ -178,11 +189,11 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const served = health;
       const scraped = metricsServer;
       if (trust.length === 0) {
-        ctx.err(
-          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
+        log.message(
+          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…',
         );
       }
-      for (const key of trust) ctx.err(`trusting principal ${key}\n`);
+      for (const key of trust) log.info(`trusting principal ${key}`);
       const whole = {
         // /readyz turns 503 first, so a balancer stops sending work while in-flight work ends.
         async close() {
@@ -198,7 +209,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         process.stdin.once('close', stop);
       });
       await source.close?.();
-      ctx.err(`stopped ${running.name}\n`);
+      log.info(`stopped ${running.name}`);
       return EXIT.ok;
     }),
   );

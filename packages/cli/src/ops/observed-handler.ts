@@ -24,7 +24,10 @@ export type RequestRecord = {
 export type RequestObserver = (record: RequestRecord) => void;
 
 const ID_CHARS = 100;
-const CAPABILITY_CHARS = 200;
+/** A capability name as a log may show it (§4.1 names are dotted words); else a placeholder. */
+const CAPABILITY_NAME = /^[\w.:-]{1,200}$/;
+const shownCapability = (name: string): string =>
+  CAPABILITY_NAME.test(name) ? name : '(not a capability name)';
 
 /** The request's id, verb and capability, read without trusting the frame. */
 function requestFacts(text: string): Pick<RequestRecord, 'id' | 'verb' | 'capability'> {
@@ -40,9 +43,7 @@ function requestFacts(text: string): Pick<RequestRecord, 'id' | 'verb' | 'capabi
   return {
     id: typeof id === 'string' ? id.slice(0, ID_CHARS) : '',
     verb: known ? (verb as Verb) : 'unknown',
-    ...(typeof capability === 'string'
-      ? { capability: capability.slice(0, CAPABILITY_CHARS) }
-      : {}),
+    ...(typeof capability === 'string' ? { capability: shownCapability(capability) } : {}),
   };
 }
 
@@ -81,7 +82,7 @@ export function observedHandler(handler: FrameHandler, observer: RequestObserver
       }
       const extra: Partial<RequestRecord> = {};
       if (reply.kind === 'RECEIPT') {
-        extra.capability = reply.receipt.capability.slice(0, CAPABILITY_CHARS);
+        extra.capability = shownCapability(reply.receipt.capability);
         const cost = reply.receipt.cost;
         // A COMMIT's receipt, or an auto INTENT's (§4.3.1); not a replay, not an UNDO's reversal.
         const first = reply.replay !== true && reply.receipt.undoes === undefined;
