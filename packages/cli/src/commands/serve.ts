@@ -20,7 +20,9 @@ import { authority, parseHostPort } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
 import {
+  DEFAULT_GRACE_MS,
   type Endpoint,
+  HANDLER_EXTRA_MS,
   type RunningExample,
   runExample,
   runService,
@@ -50,6 +52,7 @@ type ServeFlags = OpenApiFlags &
     health?: string;
     metrics?: string;
     logFormat: LogFormat;
+    grace?: string;
   };
 
 /**
@@ -105,6 +108,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       parseLogFormat,
       'text',
     )
+    .option(
+      '--grace <seconds>',
+      `on SIGTERM, how long requests in flight may take to finish before connections are cut (default ${DEFAULT_GRACE_MS / 1000}; a COMMIT already applying gets ${HANDLER_EXTRA_MS / 1000} s more)`,
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -149,6 +156,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         trust,
         endpoints,
         log: log.message,
+        ...(flags.grace === undefined ? {} : { graceMs: graceMsOf(flags.grace) }),
         observe: bothObservers(observers),
       };
       let running: Awaited<ReturnType<typeof runService>>;
@@ -213,6 +221,17 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       return EXIT.ok;
     }),
   );
+}
+
+/** `--grace SECONDS`: a number of seconds from 0 to 3600. */
+function graceMsOf(text: string): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw new CliError(
+      `--grace takes a number of seconds from 0 to 3600 (got "${text.slice(0, 40)}")`,
+    );
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** A running service as the metrics gauges read it. */

@@ -9,6 +9,7 @@ import {
 } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
+import { InFlightHandler } from '../ops/in-flight-handler.js';
 import { observedHandler, type RequestRecord } from '../ops/observed-handler.js';
 import { createExample, type ExampleName } from './example-services.js';
 import { serviceReadiness } from './readiness.js';
@@ -43,6 +44,8 @@ export type RunOptions = {
   trust: readonly string[];
   endpoints: readonly Endpoint[];
   log: (line: string) => void;
+  /** How long a stop lets in-flight requests finish (ms); default DEFAULT_GRACE_MS. */
+  graceMs?: number;
   /** Told of each answered request (logs, metrics) and each transport refusal, by service. */
   observe?: ServiceObserver;
 };
@@ -52,6 +55,17 @@ export type ServiceObserver = {
   request(service: string, record: RequestRecord): void;
   refusals?(service: string): RefusalReporter;
 };
+
+/**
+ * The default grace period of a stop: under the 10 s a container runtime waits after SIGTERM
+ * (`docker stop`) once the handlers' extra time is added.
+ */
+export const DEFAULT_GRACE_MS = 7_000;
+/**
+ * After the grace period the transports cut what is left; a request already inside the service
+ * (a COMMIT applying) gets this much longer to write its receipt before the store is closed.
+ */
+export const HANDLER_EXTRA_MS = 2_000;
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
 export type ExampleRunOptions = Omit<RunOptions, 'trust'> & { trust: ServiceOptions['trust'] };
@@ -102,13 +116,23 @@ async function runOn(
   const ready = serviceReadiness(name ?? label, store, trust);
   const shown = name ?? service.info.id;
   const { observe } = options;
-  const handler =
+  const handler = new InFlightHandler(
     observe === undefined
       ? service
-      : observedHandler(service, (record) => observe.request(shown, record));
+      : observedHandler(service, (record) => observe.request(shown, record)),
+  );
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const onRefused = observe?.refusals?.(shown);
+  // Stop: the transports take no new frames (ERROR unavailable) and let what is in flight end
+  // within the grace period; then requests still inside the service (a COMMIT applying) get
+  // HANDLER_EXTRA_MS more to write their receipts; only then do the service and the store close.
   const close = async (): Promise<void> => {
-    await Promise.allSettled(servers.map((server) => server.close()));
+    await Promise.allSettled(servers.map((server) => server.close({ deadline: graceMs })));
+    if (!(await handler.idle(HANDLER_EXTRA_MS))) {
+      options.log(
+        `[${shown}] ${handler.running} request(s) still running at the end of the grace period; a commit among them may be left in doubt (parley doubt)`,
+      );
+    }
     await service.close();
     await store.close();
   };
