@@ -53,6 +53,7 @@ type ServeFlags = OpenApiFlags &
     metrics?: string;
     logFormat: LogFormat;
     grace?: string;
+    sweep: boolean;
   };
 
 /**
@@ -112,6 +113,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--grace <seconds>',
       `on SIGTERM, how long requests in flight may take to finish before connections are cut (default ${DEFAULT_GRACE_MS / 1000}; a COMMIT already applying gets ${HANDLER_EXTRA_MS / 1000} s more)`,
     )
+    .option(
+      '--no-sweep',
+      'leave deleting expired proposals, handles and auto records to another instance on the same store (large fleets)',
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -156,6 +161,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         trust,
         endpoints,
         log: log.message,
+        sweep: flags.sweep,
         ...(flags.grace === undefined ? {} : { graceMs: graceMsOf(flags.grace) }),
         observe: bothObservers(observers),
       };

@@ -11,6 +11,7 @@ import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
 import { InFlightHandler } from '../ops/in-flight-handler.js';
 import { observedHandler, type RequestRecord } from '../ops/observed-handler.js';
+import { sweepless } from '../ops/sweepless-store.js';
 import { createExample, type ExampleName } from './example-services.js';
 import { serviceReadiness } from './readiness.js';
 
@@ -46,6 +47,8 @@ export type RunOptions = {
   log: (line: string) => void;
   /** How long a stop lets in-flight requests finish (ms); default DEFAULT_GRACE_MS. */
   graceMs?: number;
+  /** False: this instance leaves the store's sweep to another (`--no-sweep`); default true. */
+  sweep?: boolean;
   /** Told of each answered request (logs, metrics) and each transport refusal, by service. */
   observe?: ServiceObserver;
 };
@@ -102,7 +105,8 @@ async function runOn(
   options: Omit<RunOptions, 'trust'>,
   name?: string,
 ): Promise<RunningExample> {
-  const store = await openServiceStore(label, options.store);
+  const opened = await openServiceStore(label, options.store);
+  const store = options.sweep === false ? sweepless(opened) : opened;
   const report = (message: string, error: unknown): void =>
     options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);
   let service: Service;
