@@ -10,7 +10,7 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
-import { ParleyMetrics, type Watched } from '../ops/metrics.js';
+import { ParleyMetrics, watchedOf } from '../ops/metrics.js';
 import { listenMetrics, type MetricsServer } from '../ops/metrics-server.js';
 import { bothObservers } from '../ops/observers.js';
 import { type LogFormat, parseLogFormat, serviceLog } from '../ops/request-log.js';
@@ -23,7 +23,6 @@ import {
   DEFAULT_GRACE_MS,
   type Endpoint,
   HANDLER_EXTRA_MS,
-  type RunningExample,
   runExample,
   runService,
   untilStopped,
@@ -238,15 +237,6 @@ function graceMsOf(text: string): number {
     );
   }
   return Math.round(seconds * 1000);
-}
-
-/** A running service as the metrics gauges read it. */
-function watchedOf(running: RunningExample): Watched {
-  return {
-    name: running.name,
-    inDoubt: async () => (await running.service.listInDoubt()).length,
-    connections: () => running.servers.reduce((sum, server) => sum + server.connections, 0),
-  };
 }
 
 /**

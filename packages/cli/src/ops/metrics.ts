@@ -1,6 +1,6 @@
 import type { RefusalReporter } from '@parley/transport';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ServiceObserver } from '../serve/run-example.js';
+import type { RunningExample, ServiceObserver } from '../serve/run-example.js';
 import type { RequestRecord } from './observed-handler.js';
 
 /** Latency buckets (s): a local read in a millisecond up to an upstream API's 10 s. */
@@ -121,4 +121,13 @@ export class ParleyMetrics {
   async exposition(): Promise<{ text: string; contentType: string }> {
     return { text: await this.registry.metrics(), contentType: this.registry.contentType };
   }
+}
+
+/** A running service as the gauges read it. */
+export function watchedOf(running: RunningExample): Watched {
+  return {
+    name: running.name,
+    inDoubt: async () => (await running.service.listInDoubt()).length,
+    connections: () => running.servers.reduce((sum, server) => sum + server.connections, 0),
+  };
 }

@@ -2,6 +2,7 @@ import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } fro
 import { openStore, StoreError } from '@parley/store-postgres';
 import {
   type BrowserPolicyOptions,
+  type FrameHandler,
   listen,
   type ParleyServer,
   type ReadinessProbe,
@@ -31,6 +32,11 @@ export type RunningExample = {
   name: string;
   /** The service, for a host that serves it on more (a page server's bridges). */
   service: Service;
+  /**
+   * The service as its endpoints call it: logged and measured (RunOptions.observe), and waited
+   * for at a stop. Serve it on more endpoints through this, not `service`.
+   */
+  handler: FrameHandler;
   servers: ParleyServer[];
   /** What /readyz checks for it: store reachable, keys loaded (readiness.ts). */
   ready: ReadinessProbe;
@@ -156,7 +162,7 @@ async function runOn(
     await close();
     throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name: shown, service, servers, ready, close };
+  return { name: shown, service, handler, servers, ready, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
