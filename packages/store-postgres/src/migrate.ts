@@ -13,10 +13,18 @@ CREATE TABLE IF NOT EXISTS ${s.id}.parley_schema_version (
   version integer PRIMARY KEY,
   summary text NOT NULL,
   applied_at timestamptz NOT NULL DEFAULT now()
-);
--- Expand/contract (migrations.ts): the oldest code that works on the schema at each version.
--- NULL in rows written before it existed: those versions need code of their own version.
-ALTER TABLE ${s.id}.parley_schema_version ADD COLUMN IF NOT EXISTS oldest_reader integer;`;
+);`;
+
+/**
+ * Expand/contract (migrations.ts): the oldest code that works on the schema at each version; NULL
+ * in rows written before the column existed (those versions need code of their own version).
+ * Added only when missing, so opening an up-to-date schema needs no ownership of the table.
+ */
+const HAS_OLDEST_READER = `
+SELECT 1 FROM information_schema.columns
+WHERE table_schema = $1 AND table_name = 'parley_schema_version' AND column_name = 'oldest_reader'`;
+const ADD_OLDEST_READER = (s: SchemaName): string =>
+  `ALTER TABLE ${s.id}.parley_schema_version ADD COLUMN oldest_reader integer`;
 
 /** Whether the version table is there: every schema a Parley store was made in has it. */
 const VERSION_TABLE_EXISTS = 'SELECT to_regclass($1) IS NOT NULL AS found';
@@ -69,6 +77,9 @@ export async function migrate(
         }
       }
       await client.query(VERSION_TABLE(schema));
+      if ((await client.query(HAS_OLDEST_READER, [schema.name])).rowCount === 0) {
+        await client.query(ADD_OLDEST_READER(schema));
+      }
       const { rows } = await client.query<{ version: number; oldest_reader: number }>(
         CURRENT_VERSION(schema),
       );

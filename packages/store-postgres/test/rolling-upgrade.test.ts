@@ -147,4 +147,24 @@ describe('rolling upgrade on one PostgreSQL schema: expand first, contract in a 
     ).close();
     expect(await versionOf(fresh)).toBe(N + 2);
   });
+
+  it('a schema made before expand/contract (no oldest_reader column) gains it, and then rolls', async () => {
+    const schema = freshSchema();
+    schemas.push(schema);
+    await (await PostgresStore.open(DATABASE_URL, { schema })).close();
+    await withClient((client) =>
+      client.query(`ALTER TABLE "${schema}".parley_schema_version DROP COLUMN oldest_reader`),
+    );
+    await (await PostgresStore.open(DATABASE_URL, { schema, migrations: RELEASES.expand })).close();
+    const rows = await withClient(async (client) => {
+      const result = await client.query<{ version: number; oldest_reader: number | null }>(
+        `SELECT version, oldest_reader FROM "${schema}".parley_schema_version ORDER BY version`,
+      );
+      return result.rows;
+    });
+    expect(rows.at(-2)).toEqual({ version: N, oldest_reader: null });
+    expect(rows.at(-1)).toEqual({ version: N + 1, oldest_reader: N });
+    // This release still opens the expanded schema.
+    await (await PostgresStore.open(DATABASE_URL, { schema })).close();
+  });
 });
