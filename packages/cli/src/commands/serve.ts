@@ -145,12 +145,13 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       armTestKillPoint(env);
       // With --stdio, stdout carries frames only: everything else goes to stderr.
       const say = flags.stdio === true ? ctx.err : ctx.out;
-      const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
-      const endpoints = endpointsFrom(flags);
       const healthAt =
         flags.health === undefined ? undefined : parseHostPort(flags.health, '--health');
       const metricsAt =
         flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
+      const graceMs = flags.grace === undefined ? undefined : graceMsOf(flags.grace);
+      const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
+      const endpoints = endpointsFrom(flags);
       const metrics = metricsAt === undefined ? undefined : new ParleyMetrics();
       const log = serviceLog(flags.logFormat, (line) => ctx.err(line));
       const observers = [log.observer(), ...(metrics === undefined ? [] : [metrics.observer()])];
@@ -161,7 +162,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         endpoints,
         log: log.message,
         sweep: flags.sweep,
-        ...(flags.grace === undefined ? {} : { graceMs: graceMsOf(flags.grace) }),
+        ...(graceMs === undefined ? {} : { graceMs }),
         observe: bothObservers(observers),
       };
       let running: Awaited<ReturnType<typeof runService>>;
