@@ -14,12 +14,7 @@ import {
 } from './runtime-expression.js';
 import { sendOnce } from './send-once.js';
 import { pathOf } from './upstream.js';
-import {
-  requestEffect,
-  type WriteAction,
-  type WriteResult,
-  writeResult,
-} from './write-capability.js';
+import { requestEffect, type WriteAction, type WriteResult, writeResult } from './write-action.js';
 
 /** A write's undo: the inverse operation, how its params are filled, and its window. */
 export type UndoPlan = {

@@ -1,15 +1,8 @@
+import type { Migration } from './migration.js';
 import { RECEIPTS_ONCE } from './receipts-once.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
 import type { SchemaName } from './schema-name.js';
 import { SWEEP_INDEXES } from './sweep-indexes.js';
-
-/** One step of the schema; `version` is the schema version it produces. */
-export type Migration = {
-  version: number;
-  summary: string;
-  /** The DDL and data moves, for the schema it is written into (not a bind parameter). */
-  sql(schema: SchemaName): string;
-};
 
 /*
  * Version 1: the tables and the server-side functions of every atomic step. Its text stays as it

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { modeOf } from '../atomic-file.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { describeHome } from '../home/describe-home.js';
 import { keyFileExists } from '../home/key-file.js';
 import { keyPath } from '../home/local-keys.js';
 import { mcpToken } from '../home/mcp-token-file.js';
@@ -12,7 +13,6 @@ import { hostConfigFormat } from '../setup/host-config-format.js';
 import { DEFAULT_SERVICES, ENTRY_NAMES, MCP_HTTP_PATH, parleyEntries } from '../setup/mcp-entry.js';
 import { findHost, HOSTS, hostEnvironment, MCP_HOSTS, type McpHost } from '../setup/mcp-hosts.js';
 import { commandLine } from '../shell-quote.js';
-import { describeHome } from '../verbs/acting-as.js';
 
 type SetupFlags = {
   services?: string[];
