@@ -34,14 +34,11 @@ type ReaderStatement =
   | 'listUndoing'
   | 'getAuto'
   | 'getHandle'
-  | 'getSpent'
   | 'getData'
   | 'listData'
   | 'anyExpired';
 type WriterStatement =
   | 'putProposal'
-  | 'reserve'
-  | 'release'
   | 'insertCommit'
   | 'finishCommit'
   | 'deleteCommit'
@@ -93,7 +90,6 @@ export function prepareReader(db: Database.Database): ReaderStatements {
     ),
     getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
     getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
-    getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
     getData: db.prepare('SELECT value FROM data WHERE key = ?'),
     listData: db.prepare('SELECT key, value FROM data WHERE key >= ? ORDER BY key'),
     anyExpired: db
@@ -113,13 +109,6 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     putProposal: db.prepare(
       'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
     ),
-    // §6.3: the reservation and the cap check are one statement.
-    reserve: db.prepare(
-      `INSERT INTO spend (block_id, total) VALUES (@id, @amount)
-       ON CONFLICT (block_id) DO UPDATE SET total = total + @amount
-       WHERE total + @amount <= @max`,
-    ),
-    release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
     insertCommit: db.prepare(
       `INSERT INTO commits
          (proposal_id, state, holder, principal, started_at, reserved, auto, receipt, receipt_id, action)
