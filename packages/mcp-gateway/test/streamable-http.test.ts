@@ -106,7 +106,7 @@ describe('a Streamable HTTP MCP server (--url): parley consensus-mcp --http', ()
     const down = await refusal(under.client.commit(proposal));
     expect(down.code).toBe('unavailable');
     expect(down.message).toMatch(/; nothing was sent, try again$/);
-    expect(await under.gateway.service.listInDoubt()).toEqual([]);
+    expect(await under.gateway.service.listCommitsInDoubt()).toEqual([]);
     proxy = recordingProxy(new URL(upstream.url as string));
     await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
     await eventually(() => under.reports.some((r) => r.includes('is back')), 'the reconnection');

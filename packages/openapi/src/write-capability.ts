@@ -7,6 +7,7 @@ import {
 } from '@parley/protocol';
 import type { ApplyContext, IntentDefinition, ProposalDraft } from '@parley/service';
 import { buildRequest, type HttpRequest, resourceUrl } from './http-request.js';
+import { OpenApiError } from './openapi-error.js';
 import type { Operation } from './operations.js';
 import { type Backend, call } from './read-capability.js';
 import {
@@ -36,7 +37,7 @@ export function writeCapability(
   undo: UndoPlan | undefined,
 ): IntentDefinition {
   const policy = operation.policy;
-  if (policy === undefined) throw new TypeError(`${operation.capability} is not a write`);
+  if (policy === undefined) throw new OpenApiError(`${operation.capability} is not a write`);
   const definition: IntentDefinition = {
     summary: operation.summary,
     params: operation.params,

@@ -28,8 +28,10 @@ export {
   MAX_SHOWN_CHARACTERS,
 } from './consent/service-text.js';
 export { cryptoPort, setCryptoPort } from './crypto/backend.js';
+export { CryptoUnavailableError } from './crypto/crypto-unavailable-error.js';
 export type { CryptoPort } from './crypto/port.js';
 export { randomBytes } from './crypto/port.js';
+export { EncodingError } from './encoding-error.js';
 export {
   type Consent,
   ERROR_CODES,
@@ -108,6 +110,7 @@ export {
   DEFAULT_CHAIN_CACHE_SIZE,
   type VerifiedChain,
 } from './grants/chain-cache.js';
+export { GrantIssueError } from './grants/grant-issue-error.js';
 export { consentGrant, delegateGrant, type IssueOptions, issueGrant } from './grants/issue.js';
 export {
   blockId,

@@ -37,6 +37,7 @@ export {
   type ServiceOptions,
 } from './service.js';
 export type { ServeOptions, ServiceFactory } from './service-factory.js';
+export { ServiceUsageError } from './service-usage-error.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
 export {
   PROPOSAL_CACHE_CHARS,
