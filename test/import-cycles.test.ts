@@ -47,7 +47,7 @@ function relativeImports(file: string): string[] {
 }
 
 /** The strongly connected groups of more than one file (Tarjan), each a cycle. */
-export function importCycles(graph: Map<string, string[]>): string[][] {
+function importCycles(graph: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];

@@ -20,7 +20,10 @@ const RECIPE = fileURLToPath(
   new URL('../../consensus/recipes/recipe_committee.json', import.meta.url),
 );
 /** The Authorization header of every request the proxy passed on. */
-/** The upstream's bearer token (`parley consensus-mcp --http` requires one), sent through the gateway. */
+/**
+ * The upstream's bearer token (`parley consensus-mcp --http` requires one), sent through the
+ * gateway.
+ */
 const TOKEN = newBearerToken();
 const seen: (string | undefined)[] = [];
 let upstream: RunningMcpServer & { url?: string };

@@ -23,7 +23,9 @@ export type UndoPlan = {
   readsBefore: boolean;
   /** After the COMMIT: keeps the state of what the inverse request would act on (left-state.ts). */
   keepLeft(action: WriteAction, result: WriteResult, ctx: ApplyContext): Promise<void>;
-  /** §4.5: sends the inverse request, once what it acts on is checked to be as the commit left it. */
+  /**
+   * §4.5: sends the inverse request, once what it acts on is checked to be as the commit left it.
+   */
   revert(action: WriteAction, ctx: RevertContext): Promise<RevertOutcome>;
 };
 

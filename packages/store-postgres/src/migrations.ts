@@ -318,7 +318,8 @@ $$;
  * Service data inside a transaction: strict two-phase locking with transaction-scoped advisory
  * locks, so concurrent transactions on any instance behave as if run one at a time, like the
  * single writer of the other stores:
- *   - a key is locked exclusively by get, put and delete (a read-modify-write cannot lose an update);
+ *   - a key is locked exclusively by get, put and delete (a read-modify-write cannot lose an
+ *     update);
  *   - a prefix ending in "/" (and the empty prefix) is locked shared by every put and delete below
  *     it, and exclusively by a list whose prefix lies below it, so a list sees no phantom.
  * The lock comes first and the read after it, in its own statement: under READ COMMITTED that

@@ -23,7 +23,9 @@ export interface BrowserPolicyOptions {
    * behind a proxy that checks Host itself).
    */
   allowedHosts?: readonly string[];
-  /** Origins (`scheme://host[:port]`) whose pages may call the server, e.g. `http://127.0.0.1:8080`. */
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the server, e.g. `http://127.0.0.1:8080`.
+   */
   cors?: readonly string[];
 }
 

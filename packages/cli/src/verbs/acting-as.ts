@@ -46,7 +46,8 @@ export function noteIntentGrants(cli: Cli, open: HelloedService, capability: str
 }
 
 /**
- * After an `unauthorized` ERROR to INTENT, COMMIT or UNDO: which agent and principals the refused grants
+ * After an `unauthorized` ERROR to INTENT, COMMIT or UNDO: which agent and principals the refused
+ * grants
  * came from, and the two ways out (the right home, or a service that trusts that principal).
  */
 export function explainUnauthorized(

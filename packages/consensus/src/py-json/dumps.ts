@@ -14,7 +14,9 @@ export interface DumpsOptions {
   readonly indent?: number;
   /** Python's `sort_keys=` (default true); false keeps each object's own key order. */
   readonly sortKeys?: boolean;
-  /** Python's `ensure_ascii=` (default false): true writes every non-ASCII character as `\uXXXX`. */
+  /**
+   * Python's `ensure_ascii=` (default false): true writes every non-ASCII character as `\uXXXX`.
+   */
   readonly ensureAscii?: boolean;
 }
 

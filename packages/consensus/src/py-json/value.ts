@@ -107,7 +107,8 @@ export function unhashable(value: unknown): string | null {
 }
 
 /**
- * Throws ConsensusError `bad_value` unless `value` is a JSON value `pyDumps` can write (finite numbers, plain
+ * Throws ConsensusError `bad_value` unless `value` is a JSON value `pyDumps` can write (finite
+ * numbers, plain
  * objects and arrays, strings with no lone surrogate, nesting within `maxDepth`). Cheaper than
  * writing it: nothing is built.
  */

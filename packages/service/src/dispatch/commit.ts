@@ -217,7 +217,8 @@ async function authorizeReplay(
 
 /**
  * §4.4 returns the original receipt on a replay (and §4.3.1 on an auto repeat), which still
- * offers its undo window; when the receipt was undone since (§4.5) the reply says so, by the reversal's id and time, so an agent
+ * offers its undo window; when the receipt was undone since (§4.5) the reply says so, by the
+ * reversal's id and time, so an agent
  * retrying a commit is not told that something still stands.
  */
 export async function withUndone(core: ServiceCore, body: ReceiptBody): Promise<ReceiptBody> {

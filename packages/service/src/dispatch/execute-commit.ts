@@ -28,7 +28,9 @@ export type CommitOutcome =
   | { kind: 'over_limit'; blockId: string }
   | { kind: 'auto_seen'; record: AutoRecord };
 
-/** The capability that made a proposal; a proposal of a capability since removed is `unavailable`. */
+/**
+ * The capability that made a proposal; a proposal of a capability since removed is `unavailable`.
+ */
 export function intentOf(core: ServiceCore, capability: string): IntentDefinition {
   const entry: CapabilityEntry | undefined = core.capabilities.get(capability);
   if (entry?.kind !== 'intent') {

@@ -22,7 +22,9 @@ const EXPIRED = {
 
 const COMMIT_OF_PROPOSAL = 'SELECT 1 FROM commits WHERE commits.proposal_id = proposals.id';
 
-/** A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's). */
+/**
+ * A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's).
+ */
 const UNDOING = "json_extract(undo, '$.state') = 'undoing'";
 
 /** The statements each connection prepares, by name. */
@@ -157,7 +159,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     keepProposals: db.prepare(
       `UPDATE proposals SET kept = 1 WHERE ${EXPIRED.proposals} AND EXISTS (${COMMIT_OF_PROPOSAL})`,
     ),
-    // A commit abandoned (its apply failed, or settled as not applied) no longer keeps its proposal.
+    // A commit abandoned (its apply failed, or settled as not applied) no longer keeps its
+    // proposal.
     unkeepProposal: db.prepare('UPDATE proposals SET kept = 0 WHERE id = ? AND kept = 1'),
     sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
     sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),

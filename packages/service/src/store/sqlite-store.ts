@@ -90,7 +90,9 @@ export class SqliteStore implements Store {
   readonly #spend: SqliteSpend;
   readonly #r;
   readonly data: DataAccess;
-  /** The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite. */
+  /**
+   * The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite.
+   */
   readonly #stamp: WalIndexStamp | null;
 
   constructor(options: SqliteStoreOptions) {
@@ -113,7 +115,8 @@ export class SqliteStore implements Store {
     const w = this.#w;
     // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
     // the change stamp moves with every commit of any connection (our writer's, another
-    // process's). It is one pread of the WAL-index header, without a read lock (wal-index-stamp.ts),
+    // process's). It is one pread of the WAL-index header, without a read lock
+    // (wal-index-stamp.ts),
     // or SQLite's `PRAGMA data_version` when that header cannot be read; asked once per turn, with
     // our own commits within the turn counted by the group commit.
     const versionStatement = this.#reader.prepare('PRAGMA data_version').pluck();
