@@ -49,7 +49,6 @@ export {
   MIN_BEARER_TOKEN_LENGTH,
   newBearerToken,
 } from './serve/bearer-token.js';
-export { type HostPort, parseHostPort } from './serve/host-port.js';
 export {
   type BearerTokenOption,
   type HttpEndpoint,

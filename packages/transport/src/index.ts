@@ -9,6 +9,7 @@ export { dialFetch } from './dial-fetch.js';
 export { type FetchDialOptions, FetchFrameConnection } from './fetch-connection.js';
 export type { FrameConnection, FrameReceiver } from './frame-connection.js';
 export type { FrameHandler, HandleContext } from './handler.js';
+export { type HostPort, hostPortText, parseHostPort } from './host-port.js';
 export { createHttpBridge, type HttpBridge, type HttpBridgeOptions } from './http-bridge.js';
 export {
   DISCOVERY_HELLO,

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
 import { isPublicKey } from '@parley/protocol';
 import { armKillPoint, type ServiceFactory } from '@parley/service';
+import { hostPortText } from '@parley/transport';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -11,7 +12,7 @@ import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
-import { authority, parseHostPort } from '../serve/host-port.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
 import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
@@ -201,8 +202,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
   const tcp =
     flags.tcp ?? (flags.tls === undefined && flags.http === undefined ? [DEFAULT_TCP] : []);
   for (const text of tcp) {
-    const { host, port } = parseHostPort(text, '--tcp');
-    endpoints.push({ url: `parley://${authority(host, port)}` });
+    const { host, port } = hostPortFlag(text, '--tcp');
+    endpoints.push({ url: `parley://${hostPortText({ host, port })}` });
   }
   if (flags.tls !== undefined) {
     if (flags.cert === undefined || flags.key === undefined) {
@@ -210,8 +211,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
     }
     const tls = { cert: readPem(flags.cert), key: readPem(flags.key) };
     for (const text of flags.tls) {
-      const { host, port } = parseHostPort(text, '--tls');
-      endpoints.push({ url: `parleys://${authority(host, port)}`, tls });
+      const { host, port } = hostPortFlag(text, '--tls');
+      endpoints.push({ url: `parleys://${hostPortText({ host, port })}`, tls });
     }
   }
   if ((flags.cors !== undefined || flags.allowHost !== undefined) && flags.http === undefined) {
@@ -219,8 +220,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
   }
   const browser = browserPolicyFrom(flags);
   for (const text of flags.http ?? []) {
-    const { host, port } = parseHostPort(text, '--http');
-    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}`, browser });
+    const { host, port } = hostPortFlag(text, '--http');
+    endpoints.push({ url: `http://${hostPortText({ host, port })}${HTTP_PATH}`, browser });
   }
   return endpoints;
 }
