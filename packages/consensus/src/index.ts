@@ -4,8 +4,8 @@ export { optionLabel } from './commands/option-label.js';
 export { outcomeLines } from './commands/outcome-text.js';
 export type { CommandOutput } from './commands/output.js';
 export { verifyReceiptCommand } from './commands/verify-receipt.js';
-export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
-export { pickMaxMin, type Standing, standingOf } from './consensus/max-min.js';
+export { Agent, type AgentLike, type AsyncAgentLike } from './decision/agent.js';
+export { pickMaxMin, type Standing, standingOf } from './decision/max-min.js';
 export {
   type AsyncRunOptions,
   type ConsensusResult,
@@ -13,13 +13,13 @@ export {
   type Rule,
   runConsensus,
   runConsensusAsync,
-} from './consensus/run.js';
-export { REASONS, type Reason, type Verdict } from './consensus/verdict.js';
+} from './decision/run.js';
+export { REASONS, type Reason, type Verdict } from './decision/verdict.js';
 export {
   type OutcomeCheck,
   type VerifyOutcomeOptions,
   verifyOutcome,
-} from './consensus/verify-outcome.js';
+} from './decision/verify-outcome.js';
 export {
   type AttributeCatalog,
   type AttributeInfo,

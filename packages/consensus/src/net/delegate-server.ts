@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Verdict } from '../consensus/verdict.js';
+import type { Verdict } from '../decision/verdict.js';
 import { parsePyJson } from '../py-json/parse.js';
 import {
   getOwn,

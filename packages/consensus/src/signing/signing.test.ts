@@ -2,7 +2,7 @@ import { keyPairFromSeed, publicKeyString, utf8 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
 import { VENUES, type Venue, venueSheets } from '../../test/fixtures/venues.js';
-import { runConsensusAsync } from '../consensus/run.js';
+import { runConsensusAsync } from '../decision/run.js';
 import { ConsensusError } from '../errors.js';
 import { fromHex } from '../hex.js';
 import { Transcript } from '../transcript/transcript.js';
