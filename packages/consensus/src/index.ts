@@ -73,10 +73,9 @@ export {
   recordAnswer,
   startInterview,
 } from './elicit/interview.js';
-export { isPlainData, plainDataProblem, RESERVED_KEYS } from './elicit/plain-data.js';
+export { plainDataProblem } from './elicit/plain-data.js';
 export {
   type Answers,
-  isPromptId,
   MAX_ANSWER_CHARS,
   nextPrompt,
   PROMPTS,
@@ -87,7 +86,6 @@ export {
 export {
   clarificationLine,
   describeConstraint,
-  describeTerm,
   hardLine,
   renderDraft,
   safeText,
@@ -106,9 +104,7 @@ export {
   type Checked,
   checkHard,
   checkSoft,
-  HARD_KEYS,
   MAX_TEXT_CHARS,
-  SOFT_KEYS,
 } from './elicit/validate-item.js';
 export {
   CONSENSUS_ERROR_CODES,

@@ -106,8 +106,6 @@ export {
 } from './grants/caveats.js';
 export {
   ChainCache,
-  DEFAULT_CHAIN_CACHE_CHARS,
-  DEFAULT_CHAIN_CACHE_SIZE,
   type VerifiedChain,
 } from './grants/chain-cache.js';
 export { GrantIssueError } from './grants/grant-issue-error.js';
@@ -141,7 +139,6 @@ export {
   type GrantVerdict,
   moreActionable,
   type SpendLimit,
-  sharedChainCache,
   verifyAnyGrant,
   verifyGrant,
 } from './grants/verify.js';
@@ -184,7 +181,7 @@ export {
   MAX_NESTING_DEPTH,
   nestsDeeperThan,
 } from './nesting.js';
-export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
+export { checkRequest, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 export {
   PROOF_MAX_SKEW_SECONDS,
   type ProofCheck,

@@ -44,7 +44,6 @@ export {
   PROPOSAL_CACHE_SIZE,
   ProposalCache,
 } from './store/proposal-cache.js';
-export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
 export {
   SQLITE_FILE_NAME,
   SqliteStore,
