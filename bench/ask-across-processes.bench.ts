@@ -4,7 +4,8 @@
  * on its SQLite store in a temp folder; the limit is bench/ask-echo-peer.ts, a raw NDJSON peer in
  * its own process answering every request with the bytes the service sent for it (captured once,
  * only `re` set to each request's id). Sequential and PIPELINE in flight, contenders taking turns,
- * best of rounds; printed as ratios with the previous figures next to them. Nothing fails on a time.
+ * best of rounds; printed as ratios with the previous figures next to them. Nothing fails on a
+ * time.
  *
  * Both contenders get the same client-side work, measured twice: through @parley/client (what an
  * agent runs; the issue's figures) and through the raw NDJSON client of bench/raw-echo.ts (the

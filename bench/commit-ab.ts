@@ -5,7 +5,8 @@
  * fsync and the CPU change speed from one second to the next, this says whether a change made
  * COMMIT faster when two separate runs of service.bench.ts cannot. Nothing fails on a time.
  *
- *   node --conditions=source --import tsx bench/commit-ab.ts <other checkout> [noop|shop] [FULL|NORMAL]
+ *   node --conditions=source --import tsx bench/commit-ab.ts <other-checkout> \
+ *     [noop|shop] [FULL|NORMAL]
  *
  * The other checkout needs the same bench files and a node_modules of its own whose @parley/*
  * entries are its own packages: a plain link to this checkout's node_modules would resolve

@@ -2,7 +2,8 @@
  * The limit of the ASK round-trip benchmarks: a raw NDJSON peer pair on plain node:net doing the
  * least a Parley peer must. The server splits lines, parses each request and writes an ANSWER line
  * (one write per chunk); the client serializes, corks the writes of one tick, parses replies and
- * correlates them by `re`. The limit of bench/transport.bench.ts and bench/transport-vs-mcp.bench.ts.
+ * correlates them by `re`. The limit of bench/transport.bench.ts and
+ * bench/transport-vs-mcp.bench.ts.
  */
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 

@@ -109,7 +109,9 @@ type Counts = { frames: number; finals: number; internal: number; large: number 
 const tally: Counts = { frames: 0, finals: 0, internal: 0, large: 0 };
 let stopped = false;
 
-/** A hostile TCP lane: pipelined batches of the shared hostile frames, each batch fully answered. */
+/**
+ * A hostile TCP lane: pipelined batches of the shared hostile frames, each batch fully answered.
+ */
 async function tcpLane(lane: number): Promise<void> {
   const random = new SeededRandom(SEED * 100 + lane);
   const reader = await ReplyReader.open(tcp);

@@ -12,7 +12,8 @@
  * version: a sweep with nothing to do (what runs every minute), a sweep of 1,000 newly expired
  * rows per table (median of the rounds), and a sweep of a backlog of SWEEP_ROWS expired rows per
  * table (inserted first, at the rate shown). PostgreSQL is PARLEY_BENCH_DATABASE_URL, else the
- * tests' (@parley/test-support; PARLEY_TEST_PG=embedded for one of its own). Nothing fails on a time.
+ * tests' (@parley/test-support; PARLEY_TEST_PG=embedded for one of its own). Nothing fails on a
+ * time.
  */
 import { measureSource } from './measure-source.js';
 

@@ -4,7 +4,9 @@
  * that covered it, so the test lists bound the dry run, not the work per mutant.
  */
 
-/** A stretch of one file, from the line holding `from` up to the line before the one holding `to`. */
+/**
+ * A stretch of one file, from the line holding `from` up to the line before the one holding `to`.
+ */
 export interface Stretch {
   file: string;
   from: string;
@@ -16,7 +18,9 @@ export interface MutationScope {
   name: string;
   /** Whole files (Stryker globs). */
   files: string[];
-  /** Functions inside larger files, found by the lines that open them, so edits do not shift them. */
+  /**
+   * Functions inside larger files, found by the lines that open them, so edits do not shift them.
+   */
   stretches: Stretch[];
   /** vitest `include` globs for the tests that may kill this scope's mutants. */
   tests: string[];
@@ -120,7 +124,8 @@ export const MUTATION_SCOPES: readonly MutationScope[] = [
   },
   {
     // PostgresStore's side of the same; the reservation itself is SQL (migrations.ts), which
-    // Stryker does not mutate, so this covers the values bound to it and what is made of its answer.
+    // Stryker does not mutate, so this covers the values bound to it and what is made of its
+    // answer.
     name: 'postgres',
     files: [],
     stretches: [

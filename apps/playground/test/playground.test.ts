@@ -241,7 +241,7 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
         Math.floor(Date.now() / 1000),
       ),
     );
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, a label and its value apart
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, label and value apart
     const shown = (await dialog.innerText()).replace(/\s+/g, ' ');
     for (const line of lines.map((l) => l.trim()).filter((l) => l !== '')) {
       const fact = line

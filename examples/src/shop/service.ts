@@ -187,7 +187,9 @@ function fixLine(requested: readonly Line[], i: number, change: { say: string; l
   };
 }
 
-/** Every line names a known sku with a quantity in stock, else invalid_params/conflict with fixes. */
+/**
+ * Every line names a known sku with a quantity in stock, else invalid_params/conflict with fixes.
+ */
 async function checkLines(data: DataAccess, params: JsonObject): Promise<CheckedLine[]> {
   const requested = params.items as unknown as Line[];
   if (requested.length === 0) {

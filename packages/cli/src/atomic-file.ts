@@ -20,7 +20,9 @@ import { reasonOf } from './home/parley-home.js';
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 /** The temporary file is created new or not at all: never an existing file, never via a link. */
 const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
-/** Random bytes in a temporary file's name: nobody can plant anything at a name they cannot guess. */
+/**
+ * Random bytes in a temporary file's name: nobody can plant anything at a name they cannot guess.
+ */
 const NAME_RANDOM_BYTES = 12;
 /** How much of the target's name a temporary name keeps, so it stays within NAME_MAX (255). */
 const NAME_KEPT = 100;
@@ -107,7 +109,9 @@ function linkExclusively(temporary: string, path: string): void {
   rmSync(temporary, { force: true });
 }
 
-/** Makes the rename durable; folders cannot be opened on Windows, and a failure here loses nothing. */
+/**
+ * Makes the rename durable; folders cannot be opened on Windows, and a failure here loses nothing.
+ */
 function syncFolder(folder: string): void {
   if (process.platform === 'win32') return;
   try {

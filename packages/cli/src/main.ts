@@ -20,7 +20,9 @@ Exit status:
   4  the service asked a question (CLARIFY): answer with --pick N or a printed command
 `;
 
-/** Runs the CLI on `argv` (as process.argv: node, script, args…) and resolves with the exit code. */
+/**
+ * Runs the CLI on `argv` (as process.argv: node, script, args…) and resolves with the exit code.
+ */
 export async function runCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,

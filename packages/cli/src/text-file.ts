@@ -5,7 +5,9 @@ import { CliError } from './cli-error.js';
 import { reasonOf } from './home/parley-home.js';
 import { readStdin } from './standard-streams.js';
 
-/** The text of `path` (`-` reads stdin to its end); CliError naming the file when it cannot be read. */
+/**
+ * The text of `path` (`-` reads stdin to its end); CliError naming the file when it cannot be read.
+ */
 export async function readTextFile(path: string): Promise<string> {
   if (path === '-') return readStdin();
   try {

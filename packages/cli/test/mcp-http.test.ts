@@ -92,7 +92,9 @@ async function moveAnaLi(client: McpClient): Promise<string> {
 
 const REFUSED = /401|Unauthorized|Authentication|Authorization: Bearer|not this server's/i;
 
-/** The bridge's five generic tools, listed beside one tool per capability (`parley mcp`'s default). */
+/**
+ * The bridge's five generic tools, listed beside one tool per capability (`parley mcp`'s default).
+ */
 const GENERIC_TOOLS = [
   'parley_ask',
   'parley_intent',

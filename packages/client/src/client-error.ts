@@ -1,10 +1,16 @@
 /** Why the client refused something locally. */
-export const CLIENT_ERROR_REASONS = ['service_mismatch', 'unexpected_reply'] as const;
+export const CLIENT_ERROR_REASONS = [
+  'service_mismatch',
+  'unexpected_reply',
+  'no_wallet',
+  'not_holder',
+] as const;
 export type ClientErrorReason = (typeof CLIENT_ERROR_REASONS)[number];
 
 /**
- * A local refusal by the client: the service is not the one expected, or it answered with a reply
- * the verb does not allow. Never sent to a peer.
+ * A local refusal by the client: the service is not the one expected, it answered with a reply
+ * the verb does not allow, grants were given with no wallet to prove them, or a wallet was handed
+ * a grant another key holds. Never sent to a peer.
  */
 export class ClientError extends Error {
   override readonly name = 'ClientError';

@@ -354,8 +354,12 @@ export class ParleyClient {
     const serviceId = await this.#serviceId();
     const grants = explicit ?? wallet?.grantsFor(serviceId) ?? [];
     if (grants.length === 0) return;
-    if (wallet === undefined)
-      throw new TypeError('presenting grants needs a wallet to sign the proof');
+    if (wallet === undefined) {
+      throw new ClientError(
+        'no_wallet',
+        'presenting grants needs a wallet to sign the proof; give the client a wallet',
+      );
+    }
     frame.grants = [...grants];
     frame.proof = await wallet.prove(frame, serviceId);
   }

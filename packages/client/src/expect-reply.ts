@@ -28,7 +28,10 @@ export function expectReply<K extends Kind>(
   return reply as Extract<FinalReply, { kind: K }>;
 }
 
-/** §5.1: throws ClientError `unexpected_reply` unless every proposal carries the hash of its contents. */
+/**
+ * §5.1: throws ClientError `unexpected_reply` unless every proposal carries the hash of its
+ * contents.
+ */
 export function checkProposalHashes(proposals: readonly Proposal[]): void {
   for (const proposal of proposals) {
     let hash: string | undefined;

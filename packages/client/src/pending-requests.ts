@@ -21,7 +21,10 @@ export class PendingRequests {
     return this.#pending.size;
   }
 
-  /** Waits for the final reply to `id`, rejecting with TransportError `timeout` after `timeout` ms (0: never). */
+  /**
+   * Waits for the final reply to `id`, rejecting with TransportError `timeout` after `timeout` ms
+   * (0: never).
+   */
   wait(
     id: string,
     timeout: number,

@@ -10,6 +10,7 @@ import {
   readCaveat,
   signProof,
 } from '@parley/protocol';
+import { ClientError } from './client-error.js';
 
 /** Options of a Wallet. */
 export interface WalletOptions {
@@ -69,13 +70,16 @@ export class Wallet {
   }
 
   /**
-   * Holds a grant token. Throws GrantFormatError for a token that does not decode, and TypeError
-   * for a grant held by another key (its proof could never be signed here).
+   * Holds a grant token. Throws GrantFormatError for a token that does not decode, and ClientError
+   * `not_holder` for a grant held by another key (its proof could never be signed here).
    */
   add(token: string): void {
     if (this.#grants.some((held) => held.token === token)) return;
     if (grantHolder(decodeGrant(token)) !== this.publicKey) {
-      throw new TypeError('this grant is held by another key; only its holder can use it (§6.4)');
+      throw new ClientError(
+        'not_holder',
+        'this grant is held by another key; only its holder can use it (§6.4)',
+      );
     }
     this.#grants.push({ token, services: svcScopes(token) });
   }

@@ -4,8 +4,8 @@ export { optionLabel } from './commands/option-label.js';
 export { outcomeLines } from './commands/outcome-text.js';
 export type { CommandOutput } from './commands/output.js';
 export { verifyReceiptCommand } from './commands/verify-receipt.js';
-export { Agent, type AgentLike, type AsyncAgentLike } from './consensus/agent.js';
-export { pickMaxMin, type Standing, standingOf } from './consensus/max-min.js';
+export { Agent, type AgentLike, type AsyncAgentLike } from './decision/agent.js';
+export { pickMaxMin, type Standing, standingOf } from './decision/max-min.js';
 export {
   type AsyncRunOptions,
   type ConsensusResult,
@@ -13,13 +13,13 @@ export {
   type Rule,
   runConsensus,
   runConsensusAsync,
-} from './consensus/run.js';
-export { REASONS, type Reason, type Verdict } from './consensus/verdict.js';
+} from './decision/run.js';
+export { REASONS, type Reason, type Verdict } from './decision/verdict.js';
 export {
   type OutcomeCheck,
   type VerifyOutcomeOptions,
   verifyOutcome,
-} from './consensus/verify-outcome.js';
+} from './decision/verify-outcome.js';
 export {
   type AttributeCatalog,
   type AttributeInfo,
@@ -73,10 +73,9 @@ export {
   recordAnswer,
   startInterview,
 } from './elicit/interview.js';
-export { isPlainData, plainDataProblem, RESERVED_KEYS } from './elicit/plain-data.js';
+export { plainDataProblem } from './elicit/plain-data.js';
 export {
   type Answers,
-  isPromptId,
   MAX_ANSWER_CHARS,
   nextPrompt,
   PROMPTS,
@@ -87,7 +86,6 @@ export {
 export {
   clarificationLine,
   describeConstraint,
-  describeTerm,
   hardLine,
   renderDraft,
   safeText,
@@ -106,9 +104,7 @@ export {
   type Checked,
   checkHard,
   checkSoft,
-  HARD_KEYS,
   MAX_TEXT_CHARS,
-  SOFT_KEYS,
 } from './elicit/validate-item.js';
 export {
   CONSENSUS_ERROR_CODES,

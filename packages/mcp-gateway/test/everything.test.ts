@@ -102,7 +102,7 @@ describe('@modelcontextprotocol/server-everything behind the gateway', () => {
     const retry = await refusal(calls.client.commit(proposal));
     expect(retry.code).toBe('unavailable');
     expect(retry.message).toMatch(/in doubt after a crash, and it will not be executed again/);
-    expect((await calls.gateway.service.listInDoubt()).map((c) => c.proposalId)).toEqual([
+    expect((await calls.gateway.service.listCommitsInDoubt()).map((c) => c.proposalId)).toEqual([
       proposal.id,
     ]);
     await eventually(() => calls.reports.some((r) => r.includes('is back (restart 1)')), 'restart');

@@ -20,7 +20,10 @@ const RECIPE = fileURLToPath(
   new URL('../../consensus/recipes/recipe_committee.json', import.meta.url),
 );
 /** The Authorization header of every request the proxy passed on. */
-/** The upstream's bearer token (`parley consensus-mcp --http` requires one), sent through the gateway. */
+/**
+ * The upstream's bearer token (`parley consensus-mcp --http` requires one), sent through the
+ * gateway.
+ */
 const TOKEN = newBearerToken();
 const seen: (string | undefined)[] = [];
 let upstream: RunningMcpServer & { url?: string };
@@ -106,7 +109,7 @@ describe('a Streamable HTTP MCP server (--url): parley consensus-mcp --http', ()
     const down = await refusal(under.client.commit(proposal));
     expect(down.code).toBe('unavailable');
     expect(down.message).toMatch(/; nothing was sent, try again$/);
-    expect(await under.gateway.service.listInDoubt()).toEqual([]);
+    expect(await under.gateway.service.listCommitsInDoubt()).toEqual([]);
     proxy = recordingProxy(new URL(upstream.url as string));
     await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
     await eventually(() => under.reports.some((r) => r.includes('is back')), 'the reconnection');

@@ -41,6 +41,7 @@ export { type ServeConsensusOptions, serveConsensusMcp } from './consensus/serve
 export { VERIFY_RECEIPT_TOOL } from './consensus/verify-receipt-tool.js';
 export { SERVED_LEGACY_VERSIONS, SERVED_MODERN_VERSIONS } from './era/served-versions.js';
 export { VersionGuardTransport } from './era/version-guard.js';
+export { McpUsageError } from './mcp-usage-error.js';
 export {
   BearerCheck,
   type BearerVerdict,
@@ -48,7 +49,6 @@ export {
   MIN_BEARER_TOKEN_LENGTH,
   newBearerToken,
 } from './serve/bearer-token.js';
-export { type HostPort, parseHostPort } from './serve/host-port.js';
 export {
   type BearerTokenOption,
   type HttpEndpoint,

@@ -60,7 +60,9 @@ function redactedPlan(result: PlanResult, redactor: Redactor): PlanResult {
   });
 }
 
-/** Runs `work`; a ParleyError it throws is rethrown, same class and code, with the text redacted. */
+/**
+ * Runs `work`; a ParleyError it throws is rethrown, same class and code, with the text redacted.
+ */
 async function guarded<T>(redactor: Redactor, work: () => Promise<T>): Promise<T> {
   try {
     return await work();

@@ -14,12 +14,7 @@ import {
 } from './runtime-expression.js';
 import { sendOnce } from './send-once.js';
 import { pathOf } from './upstream.js';
-import {
-  requestEffect,
-  type WriteAction,
-  type WriteResult,
-  writeResult,
-} from './write-capability.js';
+import { requestEffect, type WriteAction, type WriteResult, writeResult } from './write-action.js';
 
 /** A write's undo: the inverse operation, how its params are filled, and its window. */
 export type UndoPlan = {
@@ -28,7 +23,9 @@ export type UndoPlan = {
   readsBefore: boolean;
   /** After the COMMIT: keeps the state of what the inverse request would act on (left-state.ts). */
   keepLeft(action: WriteAction, result: WriteResult, ctx: ApplyContext): Promise<void>;
-  /** §4.5: sends the inverse request, once what it acts on is checked to be as the commit left it. */
+  /**
+   * §4.5: sends the inverse request, once what it acts on is checked to be as the commit left it.
+   */
   revert(action: WriteAction, ctx: RevertContext): Promise<RevertOutcome>;
 };
 

@@ -6,7 +6,8 @@ import {
   ParleyError,
 } from '@parley/protocol';
 import type { ApplyContext, IntentDefinition, ProposalDraft } from '@parley/service';
-import { buildRequest, type HttpRequest, type RequestValues, resourceUrl } from './http-request.js';
+import { buildRequest, type HttpRequest, resourceUrl } from './http-request.js';
+import { OpenApiError } from './openapi-error.js';
 import type { Operation } from './operations.js';
 import { type Backend, call } from './read-capability.js';
 import {
@@ -18,21 +19,9 @@ import {
 } from './resource-version.js';
 import { sendOnce } from './send-once.js';
 import type { UndoPlan } from './undo-plan.js';
-import { pathOf, type UpstreamResponse } from './upstream.js';
+import { pathOf } from './upstream.js';
 import { upstreamError } from './upstream-error.js';
-
-/** What a proposal of a write keeps for its COMMIT (and UNDO): never shown, never hashed. */
-export type WriteAction = {
-  request: HttpRequest;
-  values: RequestValues;
-  /** The resource as read when the proposal was made; COMMIT reads it again and compares. */
-  version: ResourceVersion | null;
-  /** Its body, kept only when the undo needs it (`$before.body`). */
-  before: JsonValue | null;
-};
-
-/** What a committed write answers: the upstream's status and body. */
-export type WriteResult = { status: number; body?: JsonValue; headers?: Record<string, string> };
+import { requestEffect, type WriteAction, writeResult } from './write-action.js';
 
 /**
  * §4.3, §4.4: a POST, PUT, PATCH or DELETE as an intent capability. Its one proposal shows the
@@ -48,7 +37,7 @@ export function writeCapability(
   undo: UndoPlan | undefined,
 ): IntentDefinition {
   const policy = operation.policy;
-  if (policy === undefined) throw new TypeError(`${operation.capability} is not a write`);
+  if (policy === undefined) throw new OpenApiError(`${operation.capability} is not a write`);
   const definition: IntentDefinition = {
     summary: operation.summary,
     params: operation.params,
@@ -99,13 +88,6 @@ async function proposalOf(
   return draft;
 }
 
-/** §5.1: the request itself as an effect: `METHOD URL`, the body text as its detail. */
-export function requestEffect(op: Effect['op'], request: HttpRequest): Effect {
-  const effect: Effect = { op, target: `${request.method} ${request.url}` };
-  if (request.body !== undefined) effect.detail = request.body;
-  return effect;
-}
-
 /** The top-level scalar fields a JSON body sets on the resource read before, from → to. */
 function fieldChanges(
   request: HttpRequest,
@@ -153,18 +135,6 @@ async function commitWrite(
   ctx.progress(`sending ${request.method} ${pathOf(request.url)}`, 0.5);
   const result = writeResult(await sendOnce(backend, request, ifMatchOf(version)));
   if (undo !== undefined) await undo.keepLeft(action, result, ctx);
-  return result;
-}
-
-/** The receipt's result: status and body, and the Location if any. */
-export function writeResult(response: UpstreamResponse): WriteResult {
-  const result: WriteResult = { status: response.status };
-  const body = response.oversize
-    ? `(${response.text.length} characters and more, not kept)`
-    : response.body;
-  if (body !== null) result.body = body;
-  const location = response.headers.get('location');
-  if (location !== null) result.headers = { location };
   return result;
 }
 

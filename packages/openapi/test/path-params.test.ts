@@ -123,7 +123,8 @@ describe('a path parameter never changes which path is requested (issue 21)', ()
     async (member) => {
       const before = upstream.arrived.length;
       const outcome = await removeMember(member);
-      // Before the fix `..` sent GET and DELETE /projects/p1/: the project, with the operator's key.
+      // Before the fix `..` sent GET and DELETE /projects/p1/: the project, with the operator's
+      // key.
       expect(upstream.lines().slice(before)).toEqual([]);
       expect(outcome).toBeInstanceOf(ParleyError);
       expect((outcome as ParleyError).code).toBe('invalid_params');

@@ -347,7 +347,7 @@ describe('parley openapi: the petstore preset against a real HTTP upstream', () 
       const second = await refused(slow.served.client.commit(proposal));
       expect(second.code).toBe('unavailable');
       expect(upstream.received.slice(before).filter((r) => r.method === 'POST')).toHaveLength(1);
-      expect((await slow.made.service.listInDoubt()).map((c) => c.proposalId)).toEqual([
+      expect((await slow.made.service.listCommitsInDoubt()).map((c) => c.proposalId)).toEqual([
         proposal.id,
       ]);
     } finally {

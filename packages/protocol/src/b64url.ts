@@ -1,3 +1,5 @@
+import { EncodingError } from './encoding-error.js';
+
 /** §6.1: base64url without padding (RFC 4648 §5), strict in both directions. */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -32,13 +34,13 @@ export function encodeB64url(bytes: Uint8Array): string {
 }
 
 /**
- * Decodes unpadded base64url. Throws a TypeError on padding, characters outside the alphabet,
+ * Decodes unpadded base64url. Throws an EncodingError on padding, characters outside the alphabet,
  * an impossible length, or non-zero trailing bits (so every byte string has exactly one encoding).
  */
 export function decodeB64url(text: string): Uint8Array {
-  if (typeof text !== 'string') throw new TypeError('b64url input must be a string');
+  if (typeof text !== 'string') throw new EncodingError('b64url input must be a string');
   const len = text.length;
-  if (len % 4 === 1) throw new TypeError(`b64url text has an impossible length (${len})`);
+  if (len % 4 === 1) throw new EncodingError(`b64url text has an impossible length (${len})`);
   const out = new Uint8Array(Math.floor((len * 3) / 4));
   // Four characters make three bytes; a character outside the alphabet sends the rest of the
   // text to the careful loop below, which names its offset.
@@ -68,7 +70,7 @@ export function decodeB64url(text: string): Uint8Array {
     const c = text.charCodeAt(i);
     const v = c < 128 ? (DECODE[c] as number) : -1;
     if (v < 0) {
-      throw new TypeError(`b64url text has a character outside the alphabet at offset ${i}`);
+      throw new EncodingError(`b64url text has a character outside the alphabet at offset ${i}`);
     }
     acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;
@@ -78,6 +80,6 @@ export function decodeB64url(text: string): Uint8Array {
     }
   }
   if ((acc & ((1 << bits) - 1)) !== 0)
-    throw new TypeError('b64url text has non-zero trailing bits');
+    throw new EncodingError('b64url text has non-zero trailing bits');
   return out;
 }

@@ -1,5 +1,6 @@
 /** §10 canonical JSON: sorted keys, no whitespace, integers only, literal UTF-8. */
 
+import { EncodingError } from './encoding-error.js';
 import { MAX_NESTING_DEPTH } from './nesting.js';
 
 /** §10: the largest integer allowed in signed or hashed payloads. */
@@ -30,8 +31,9 @@ function renderPath(path: Path): string {
 }
 
 /**
- * Serializes a JSON value as §10 canonical JSON. Throws TypeError/RangeError on values §10 forbids,
- * and RangeError on nesting deeper than MAX_NESTING_DEPTH (nesting.ts).
+ * Serializes a JSON value as §10 canonical JSON. Throws EncodingError on a value that is not JSON
+ * or a string with a lone surrogate, and RangeError on a number §10 forbids (not an integer, past
+ * ±(2^53−1)) or nesting deeper than MAX_NESTING_DEPTH (nesting.ts).
  */
 export function canonicalize(value: unknown): string {
   return write(value, []);
@@ -74,7 +76,7 @@ function write(value: unknown, path: Path): string {
       }
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
-        throw new TypeError(
+        throw new EncodingError(
           `canonical JSON cannot encode a ${describe(value)} at ${renderPath(path)}`,
         );
       }
@@ -94,7 +96,9 @@ function write(value: unknown, path: Path): string {
       return `${out}}`;
     }
     default:
-      throw new TypeError(`canonical JSON cannot encode a ${typeof value} at ${renderPath(path)}`);
+      throw new EncodingError(
+        `canonical JSON cannot encode a ${typeof value} at ${renderPath(path)}`,
+      );
   }
 }
 
@@ -138,7 +142,7 @@ function quoteSlow(text: string, path: string | Path): string {
         continue;
       }
       const where = typeof path === 'string' ? path : renderPath(path);
-      throw new TypeError(`string at ${where} contains a lone surrogate at offset ${i} (§10)`);
+      throw new EncodingError(`string at ${where} contains a lone surrogate at offset ${i} (§10)`);
     }
     const escaped = ESCAPES[ch];
     if (escaped !== undefined) out += escaped;

@@ -28,8 +28,10 @@ export {
   MAX_SHOWN_CHARACTERS,
 } from './consent/service-text.js';
 export { cryptoPort, setCryptoPort } from './crypto/backend.js';
+export { CryptoUnavailableError } from './crypto/crypto-unavailable-error.js';
 export type { CryptoPort } from './crypto/port.js';
 export { randomBytes } from './crypto/port.js';
+export { EncodingError } from './encoding-error.js';
 export {
   type Consent,
   ERROR_CODES,
@@ -104,10 +106,9 @@ export {
 } from './grants/caveats.js';
 export {
   ChainCache,
-  DEFAULT_CHAIN_CACHE_CHARS,
-  DEFAULT_CHAIN_CACHE_SIZE,
   type VerifiedChain,
 } from './grants/chain-cache.js';
+export { GrantIssueError } from './grants/grant-issue-error.js';
 export { consentGrant, delegateGrant, type IssueOptions, issueGrant } from './grants/issue.js';
 export {
   blockId,
@@ -138,7 +139,6 @@ export {
   type GrantVerdict,
   moreActionable,
   type SpendLimit,
-  sharedChainCache,
   verifyAnyGrant,
   verifyGrant,
 } from './grants/verify.js';
@@ -181,7 +181,7 @@ export {
   MAX_NESTING_DEPTH,
   nestsDeeperThan,
 } from './nesting.js';
-export { checkRequest, isVerb, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
+export { checkRequest, MAX_GRANTS, parseFrame, requestIdOf } from './parse-frame.js';
 export {
   PROOF_MAX_SKEW_SECONDS,
   type ProofCheck,

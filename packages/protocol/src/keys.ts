@@ -2,6 +2,7 @@ import { decodeB64url, encodeB64url } from './b64url.js';
 import { BoundedCache } from './bounded-cache.js';
 import { cryptoPort } from './crypto/backend.js';
 import { randomBytes } from './crypto/port.js';
+import { EncodingError } from './encoding-error.js';
 
 /** §6.1: public keys on the wire are "ed25519:" + b64url(raw 32 bytes). */
 export const KEY_PREFIX = 'ed25519:';
@@ -23,7 +24,7 @@ export async function generateKeyPair(): Promise<KeyPair> {
 /** The key pair for a 32-byte seed. */
 export async function keyPairFromSeed(seed: Uint8Array): Promise<KeyPair> {
   if (!(seed instanceof Uint8Array) || seed.length !== SEED_BYTES) {
-    throw new TypeError(`an Ed25519 seed must be ${SEED_BYTES} bytes`);
+    throw new EncodingError(`an Ed25519 seed must be ${SEED_BYTES} bytes`);
   }
   const own = new Uint8Array(seed);
   return { seed: own, publicKey: await cryptoPort().publicKeyFromSeed(own) };
@@ -33,23 +34,26 @@ export async function keyPairFromSeed(seed: Uint8Array): Promise<KeyPair> {
 export function publicKeyString(key: Uint8Array | KeyPair): string {
   const raw = key instanceof Uint8Array ? key : key.publicKey;
   if (raw.length !== PUBLIC_KEY_BYTES) {
-    throw new TypeError(`an Ed25519 public key must be ${PUBLIC_KEY_BYTES} bytes`);
+    throw new EncodingError(`an Ed25519 public key must be ${PUBLIC_KEY_BYTES} bytes`);
   }
   return KEY_PREFIX + encodeB64url(raw);
 }
 
-/** The raw bytes of an "ed25519:…" public key. Throws a TypeError naming what is wrong. */
+/** The raw bytes of an "ed25519:…" public key. Throws an EncodingError naming what is wrong. */
 export function parsePublicKey(text: unknown): Uint8Array {
-  if (typeof text !== 'string') throw new TypeError('a public key must be a string');
-  if (!text.startsWith(KEY_PREFIX)) throw new TypeError('a public key must start with "ed25519:"');
+  if (typeof text !== 'string') throw new EncodingError('a public key must be a string');
+  if (!text.startsWith(KEY_PREFIX))
+    throw new EncodingError('a public key must start with "ed25519:"');
   let raw: Uint8Array;
   try {
     raw = decodeB64url(text.slice(KEY_PREFIX.length));
   } catch {
-    throw new TypeError('a public key must be "ed25519:" followed by unpadded base64url');
+    throw new EncodingError('a public key must be "ed25519:" followed by unpadded base64url');
   }
   if (raw.length !== PUBLIC_KEY_BYTES) {
-    throw new TypeError(`a public key must encode ${PUBLIC_KEY_BYTES} bytes, got ${raw.length}`);
+    throw new EncodingError(
+      `a public key must encode ${PUBLIC_KEY_BYTES} bytes, got ${raw.length}`,
+    );
   }
   return raw;
 }

@@ -1,5 +1,6 @@
 /**
- * How much structure Parley accepts in what a peer sends, and how deep it walks it. JSON.parse takes any depth, but everything after it
+ * How much structure Parley accepts in what a peer sends, and how deep it walks it. JSON.parse
+ * takes any depth, but everything after it
  * that recurses (validation, canonical JSON, merge patch, Lens, fitting, JSON.stringify itself)
  * would run out of stack somewhere between a few thousand and ten thousand levels. Requests are
  * refused above this depth, well before that, and far above what real params nest (a handful of
@@ -9,7 +10,10 @@
 /** The deepest nesting of arrays and objects accepted: `[]` and `{}` are 1 level, `[[1]]` is 2. */
 export const MAX_NESTING_DEPTH = 64;
 
-/** Whether `value` nests arrays and objects deeper than `limit` levels. Iterative: any depth is safe. */
+/**
+ * Whether `value` nests arrays and objects deeper than `limit` levels. Iterative: any depth is
+ * safe.
+ */
 export function nestsDeeperThan(value: unknown, limit: number = MAX_NESTING_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const nodes: object[] = [value];

@@ -1,11 +1,15 @@
 import { encodeB64url, randomBytes } from '@parley/protocol';
 
-/** Random ids with a kind prefix: p_ proposals, pv_ view-only proposals, r_ receipts, h_ handles. */
+/**
+ * Random ids with a kind prefix: p_ proposals, pv_ view-only proposals, r_ receipts, h_ handles.
+ */
 export function newId(prefix: string, bytes: number): string {
   return prefix + encodeB64url(randomBytes(bytes));
 }
 
-/** The base64url characters in ascending byte order: fixed-width numbers in them sort as numbers. */
+/**
+ * The base64url characters in ascending byte order: fixed-width numbers in them sort as numbers.
+ */
 const SORTED_DIGITS = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 /** The clock's step in sortable ids: 1/16 s. */
 export const TICK_MS = 62.5;

@@ -37,13 +37,13 @@ export {
   type ServiceOptions,
 } from './service.js';
 export type { ServeOptions, ServiceFactory } from './service-factory.js';
+export { ServiceUsageError } from './service-usage-error.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
 export {
   PROPOSAL_CACHE_CHARS,
   PROPOSAL_CACHE_SIZE,
   ProposalCache,
 } from './store/proposal-cache.js';
-export { SQLITE_SCHEMA_VERSION } from './store/sqlite-schema.js';
 export {
   SQLITE_FILE_NAME,
   SqliteStore,

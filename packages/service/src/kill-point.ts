@@ -1,3 +1,5 @@
+import { ServiceUsageError } from './service-usage-error.js';
+
 /**
  * Test hooks for the crash campaign (packages/cli/test/campaign): named points on the commit and
  * undo paths where a test can have the process SIGKILL itself, so a crash lands exactly inside a
@@ -40,18 +42,18 @@ const holder = globalThis as { [ARMED]?: Armed };
 
 /**
  * Arms one point from `name:n` (n ≥ 1, default 1): the n-th time the process reaches it, it
- * kills itself with SIGKILL. Throws TypeError naming what is wrong with `spec`.
+ * kills itself with SIGKILL. Throws ServiceUsageError naming what is wrong with `spec`.
  */
 export function armKillPoint(spec: string): void {
   const [name = '', count = '1', extra] = spec.split(':');
   if (!(KILL_POINTS as readonly string[]).includes(name) || extra !== undefined) {
-    throw new TypeError(
+    throw new ServiceUsageError(
       `kill point "${spec}" is not NAME[:N] with NAME one of ${KILL_POINTS.join(', ')}`,
     );
   }
   const left = Number(count);
   if (!Number.isSafeInteger(left) || left < 1) {
-    throw new TypeError(`kill point "${spec}" needs a count of 1 or more after the colon`);
+    throw new ServiceUsageError(`kill point "${spec}" needs a count of 1 or more after the colon`);
   }
   holder[ARMED] = { name: name as KillPointName, left };
 }

@@ -7,7 +7,9 @@ export const MAX_QUOTED_LENGTH = 40;
 
 const ELLIPSIS = '…';
 
-/** The first `max` code points of `text`, with … when it had more (a surrogate pair stays whole). */
+/**
+ * The first `max` code points of `text`, with … when it had more (a surrogate pair stays whole).
+ */
 export function excerpt(text: string, max: number = MAX_QUOTED_LENGTH): string {
   if (text.length <= max) return text;
   let end = max;

@@ -24,6 +24,7 @@ import { envelope } from './dispatch/reply.js';
 import { undo } from './dispatch/undo.js';
 import { parseSchema } from './params/schema.js';
 import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
+import { ServiceUsageError } from './service-usage-error.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 
@@ -136,7 +137,9 @@ export class Service {
 
   #register(entry: CapabilityEntry): void {
     if (this.#core.capabilities.has(entry.name)) {
-      throw new TypeError(`capability ${entry.name} is already defined`);
+      throw new ServiceUsageError(
+        `capability ${entry.name} is already defined; withdraw it first or give the new one another name`,
+      );
     }
     this.#core.capabilities.set(entry.name, entry);
   }
@@ -233,23 +236,30 @@ export class Service {
     const core = this.#core;
     const record = await core.store.getCommit(proposalId);
     if (record === undefined || record.state !== 'applying') {
-      throw new TypeError(`commit of ${proposalId} is not in doubt`);
+      throw new ServiceUsageError(
+        `commit of ${proposalId} is not in doubt (finished, settled or never made); listCommitsInDoubt() names those that are`,
+      );
     }
     if (core.inFlight.has(proposalId))
-      throw new TypeError(`commit of ${proposalId} is running now`);
+      throw new ServiceUsageError(
+        `commit of ${proposalId} is running now in this process; settle it only once it stops`,
+      );
     if (!resolution.applied) {
       await core.store.abandonCommit(proposalId);
       return null;
     }
     const stored = await core.store.getProposal(proposalId);
-    if (stored === undefined) throw new TypeError(`proposal ${proposalId} is gone`);
+    if (stored === undefined)
+      throw new ServiceUsageError(
+        `proposal ${proposalId} is no longer stored, so its receipt cannot be written; settle it as not applied`,
+      );
     const receipt = receiptOf(stored.proposal, record.startedAt, resolution.result);
     await core.store.finishCommit(proposalId, receipt, stored.action);
     return receipt;
   }
 
   /** Commits left `applying` by a crash (or running in another instance). */
-  listInDoubt() {
+  listCommitsInDoubt() {
     return this.#core.store.listApplying();
   }
 
@@ -263,10 +273,14 @@ export class Service {
     const core = this.#core;
     const record = await core.store.getReceipt(receiptId);
     if (record === undefined || record.undo?.state !== 'undoing') {
-      throw new TypeError(`undo of ${receiptId} is not in doubt`);
+      throw new ServiceUsageError(
+        `undo of ${receiptId} is not in doubt (finished, settled or never started); listUndoInDoubt() names those that are`,
+      );
     }
     if (core.inFlight.has(undoInFlightKey(receiptId))) {
-      throw new TypeError(`undo of ${receiptId} is running now`);
+      throw new ServiceUsageError(
+        `undo of ${receiptId} is running now in this process; settle it only once it stops`,
+      );
     }
     if (!resolution.applied) {
       await core.store.abandonUndo(receiptId);

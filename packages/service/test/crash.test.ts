@@ -184,7 +184,7 @@ describe('crash safety on SqliteStore (SIGKILL)', () => {
     const store = new SqliteStore({ folder });
     const operator = defineService({ id: 'acme.example', name: 'Acme', trust: [], store });
     operator.intent('acme.send', { plan: () => [], apply: () => undefined });
-    expect((await operator.listInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
+    expect((await operator.listCommitsInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
     const receipt = await operator.resolveCommit(p.id, { applied: true });
     await store.close();
 

@@ -279,7 +279,7 @@ describe('§4.4 COMMIT', () => {
     });
     expect(await s.commit(p.id, p.hash)).toMatchObject({ code: 'unavailable' });
     expect(sent).toEqual(['hello']);
-    expect((await s.service.listInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
+    expect((await s.service.listCommitsInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
   });
 
   it('§4.4: a commit in doubt (applying, not running here) is never executed again', async () => {
@@ -301,7 +301,7 @@ describe('§4.4 COMMIT', () => {
     });
     expect(await s.commit(p.id, p.hash)).toMatchObject({ code: 'unavailable' });
     expect(s.outside.sent).toEqual([]);
-    expect((await s.service.listInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
+    expect((await s.service.listCommitsInDoubt()).map((c) => c.proposalId)).toEqual([p.id]);
     const receipt = await s.service.resolveCommit(p.id, {
       applied: true,
       result: { sent: 'by hand' },

@@ -59,7 +59,8 @@ describe('§6.3 spend caps', () => {
           expect(total).toBeLessThanOrEqual(cap);
           for (const r of replies)
             if (r.kind === 'ERROR') expect((r as ErrorReply).code).toBe('consent_required');
-          // Commits are attempted in order of arrival at the store; every refused one would not fit.
+          // Commits are attempted in order of arrival at the store; every refused one would not
+          // fit.
           const spent = committed.length === 0 ? 0 : total;
           for (const r of replies) {
             if (r.kind !== 'ERROR') continue;

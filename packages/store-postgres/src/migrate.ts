@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { MIGRATIONS, type Migration } from './migrations.js';
+import type { Migration } from './migration.js';
+import { MIGRATIONS } from './migrations.js';
 import type { SchemaName } from './schema-name.js';
 import { StoreError } from './store-error.js';
 

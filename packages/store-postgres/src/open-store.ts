@@ -63,7 +63,9 @@ function openPostgres(url: string, options: OpenStoreOptions): Promise<PostgresS
   });
 }
 
-/** `sqlite:///abs` (URL form, empty host) is `/abs`; `sqlite:rel` and `sqlite:/abs` are as written. */
+/**
+ * `sqlite:///abs` (URL form, empty host) is `/abs`; `sqlite:rel` and `sqlite:/abs` are as written.
+ */
 function sqliteFolder(rest: string): string {
   const folder = rest.startsWith('///') ? rest.slice(2) : rest;
   if (folder === '') throw new StoreError('bad_url', 'sqlite: needs a folder, as in sqlite:./data');

@@ -17,7 +17,7 @@ import {
 } from '@parley/service';
 import pg from 'pg';
 import { migrate } from './migrate.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import {
   type BeginCommitOutcome,
   type BeginUndoOutcome,

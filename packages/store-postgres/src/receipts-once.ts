@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
 import type { SchemaName } from './schema-name.js';
 

@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 import type { SchemaName } from './schema-name.js';
 
 /*

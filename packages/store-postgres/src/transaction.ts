@@ -10,7 +10,9 @@ export const MAX_ATTEMPTS = 5;
 // deadlock_detected, serialization_failure: the transaction was rolled back and may be re-run.
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['40P01', '40001']);
 
-/** READ COMMITTED whatever the server's default: the step functions and locks are written for it. */
+/**
+ * READ COMMITTED whatever the server's default: the step functions and locks are written for it.
+ */
 const BEGIN = 'BEGIN ISOLATION LEVEL READ COMMITTED';
 
 export function isRetryable(error: unknown): boolean {

@@ -1,3 +1,5 @@
+import { TransportError } from './transport-error.js';
+
 /**
  * Which HTTP requests a Parley HTTP server answers, given that every web page the user opens can
  * send requests to 127.0.0.1. One rule for the HTTP bridge (Node server and web-standard
@@ -21,7 +23,9 @@ export interface BrowserPolicyOptions {
    * behind a proxy that checks Host itself).
    */
   allowedHosts?: readonly string[];
-  /** Origins (`scheme://host[:port]`) whose pages may call the server, e.g. `http://127.0.0.1:8080`. */
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the server, e.g. `http://127.0.0.1:8080`.
+   */
   cors?: readonly string[];
 }
 
@@ -89,7 +93,8 @@ export class BrowserPolicy {
       if (host === '*') continue;
       const bareIpv6 = host.split(':').length > 2 && !host.startsWith('[');
       const name = hostnameOf(bareIpv6 ? `[${host}]` : host);
-      if (name === undefined) throw new TypeError(`not a host name: ${JSON.stringify(host)}`);
+      if (name === undefined)
+        throw new TransportError('bad_url', `not a host name: ${JSON.stringify(host)}`);
       hosts.add(name);
     }
     this.#hosts = hosts;
@@ -98,7 +103,8 @@ export class BrowserPolicy {
     for (const origin of options.cors ?? []) {
       const normalized = normalizeOrigin(origin);
       if (normalized === undefined || normalized !== origin.replace(/\/$/, '')) {
-        throw new TypeError(
+        throw new TransportError(
+          'bad_url',
           `a CORS origin is scheme://host[:port] with no path, got ${JSON.stringify(origin)}`,
         );
       }

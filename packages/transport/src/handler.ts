@@ -2,7 +2,9 @@ import type { EventReply, FinalReply } from '@parley/protocol';
 
 /** What a transport tells a FrameHandler about one request. */
 export interface HandleContext {
-  /** §2.2: delivers an EVENT reply ahead of the final one. Calls after the final reply are dropped. */
+  /**
+   * §2.2: delivers an EVENT reply ahead of the final one. Calls after the final reply are dropped.
+   */
   onEvent?: (event: EventReply) => void;
   /** Aborted when the connection closes or the server's shutdown deadline passes. */
   signal?: AbortSignal;

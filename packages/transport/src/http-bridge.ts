@@ -11,6 +11,7 @@ import {
   runExchange,
 } from './http-exchange.js';
 import { type ErrorReporter, reportToStderr } from './server.js';
+import { TransportError } from './transport-error.js';
 
 /** Options of the HTTP bridge; `allowedHosts` and `cors` as for BrowserPolicy. */
 export interface HttpBridgeOptions extends BrowserPolicyOptions {
@@ -27,7 +28,10 @@ const encoder = new TextEncoder();
 /** A valid endpoint path: it starts with "/" and carries no query or fragment. */
 export function normalizeEndpointPath(path: string): string {
   if (!path.startsWith('/') || /[?#\s]/.test(path)) {
-    throw new TypeError(`an endpoint path must start with "/" and have no query: ${path}`);
+    throw new TransportError(
+      'bad_url',
+      `an endpoint path must start with "/" and have no query: ${path}`,
+    );
   }
   return path;
 }

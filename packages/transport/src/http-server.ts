@@ -24,6 +24,7 @@ import {
   routeBridgeRequest,
   runExchange,
 } from './http-exchange.js';
+import { InFlightLimit } from './in-flight-limit.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { answeredByPolicy } from './node-browser-policy.js';
 import { answeredHealth } from './node-health.js';
@@ -154,37 +155,31 @@ export async function listenHttp(
   const onError = options.onError ?? reportToStderr;
   const policy = new BrowserPolicy(options.browser, options.host);
   const protocol = options.tls === undefined ? 'http:' : 'https:';
-  const inFlight = new Map<Socket, number>();
+  const inFlight = new WeakMap<Socket, InFlightLimit>();
   const aborts = new Set<AbortController>();
   let closing = false;
   let server: Server;
 
-  const finished = (socket: Socket, abort: AbortController): void => {
-    aborts.delete(abort);
-    const count = (inFlight.get(socket) ?? 1) - 1;
-    if (count === 0) inFlight.delete(socket);
-    else inFlight.set(socket, count);
-    if (closing) server.closeIdleConnections();
-  };
-
   const post = (request: IncomingMessage, response: ServerResponse, peer: string): void => {
     const socket = request.socket;
-    const count = (inFlight.get(socket) ?? 0) + 1;
-    inFlight.set(socket, count);
+    const limit = inFlight.get(socket) ?? new InFlightLimit(limits.maxInFlight);
+    inFlight.set(socket, limit);
+    const entered = limit.tryEnter();
     const abort = new AbortController();
     aborts.add(abort);
     response.once('close', () => {
       if (!response.writableFinished) abort.abort();
-      finished(socket, abort);
+      aborts.delete(abort);
+      if (entered) limit.leave();
+      if (closing) server.closeIdleConnections();
     });
     readBody(
       request,
       (body) => {
-        if (count > limits.maxInFlight) {
+        if (!entered) {
           options.onRefused?.('limit');
-          const message = `at most ${limits.maxInFlight} requests may be in flight on one connection`;
           const re = requestIdOfText(Buffer.from(body).toString('utf8'));
-          const reply = transportErrorReply(BRIDGE_REPLY_ID, re, 'limit', message, 1);
+          const reply = transportErrorReply(BRIDGE_REPLY_ID, re, 'limit', limit.refusal, 1);
           nodeOutput(response).start(`${JSON.stringify(reply)}\n`, true);
           return;
         }

@@ -21,6 +21,7 @@ export {
   sharedProbe,
 } from './health.js';
 export { type HealthServer, listenHealth } from './health-server.js';
+export { type HostPort, hostPortText, parseHostPort } from './host-port.js';
 export { createHttpBridge, type HttpBridge, type HttpBridgeOptions } from './http-bridge.js';
 export {
   DISCOVERY_HELLO,

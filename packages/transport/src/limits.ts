@@ -4,7 +4,10 @@ import { MAX_FRAME_BYTES } from '@parley/protocol';
 export interface ServerLimits {
   /** Requests one connection may have in flight; more get ERROR limit (the connection stays). */
   maxInFlight: number;
-  /** Close a connection that sent no complete frame and had nothing in flight for this long (ms); 0 never. */
+  /**
+   * Close a connection that sent no complete frame and had nothing in flight for this long (ms); 0
+   * never.
+   */
   idleTimeout: number;
   /** Open connections at once; more are told ERROR limit (HTTP: 503) and closed. */
   maxConnections: number;

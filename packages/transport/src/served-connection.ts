@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { EventReply, FinalReply, Reply } from '@parley/protocol';
 import type { FrameHandler, HandleContext } from './handler.js';
+import { InFlightLimit } from './in-flight-limit.js';
 import { LineSplitter } from './line-splitter.js';
 import { LineWriter } from './line-writer.js';
 import type { RefusalReporter } from './server.js';
@@ -78,7 +79,7 @@ export class ServedConnection {
   #blocked = false;
   /** Reply bytes waiting for the peer at the last idle check, while it was blocked. */
   #queuedAtCheck = Number.POSITIVE_INFINITY;
-  #inFlight = 0;
+  readonly #inFlight: InFlightLimit;
   #sawFrame = false;
   #inputEnded = false;
   #draining = false;
@@ -94,6 +95,7 @@ export class ServedConnection {
     this.#streams = streams;
     this.#handler = handler;
     this.#options = options;
+    this.#inFlight = new InFlightLimit(options.maxInFlight);
     this.#splitter = new LineSplitter({
       line: (text) => this.#onLine(text),
       refuse: (why) => this.#writeOwnError('', 'bad_frame', why),
@@ -184,16 +186,10 @@ export class ServedConnection {
       );
       return;
     }
-    if (this.#inFlight >= this.#options.maxInFlight) {
-      this.#writeOwnError(
-        requestIdOfText(text),
-        'limit',
-        `at most ${this.#options.maxInFlight} requests may be in flight on one connection`,
-        RETRY_SECONDS,
-      );
+    if (!this.#inFlight.tryEnter()) {
+      this.#writeOwnError(requestIdOfText(text), 'limit', this.#inFlight.refusal, RETRY_SECONDS);
       return;
     }
-    this.#inFlight++;
     const context = new RequestContext(this, this.#abort.signal, this.#streams.peer);
     let result: Promise<FinalReply>;
     try {
@@ -220,9 +216,9 @@ export class ServedConnection {
 
   #complete(context: RequestContext, reply: FinalReply): void {
     context.done = true;
-    this.#inFlight--;
+    this.#inFlight.leave();
     this.writeReply(reply);
-    if (this.#inFlight === 0 && (this.#draining || this.#inputEnded)) this.#endWhenIdle();
+    if (this.#inFlight.count === 0 && (this.#draining || this.#inputEnded)) this.#endWhenIdle();
   }
 
   #writeOwnError(
@@ -242,7 +238,7 @@ export class ServedConnection {
   }
 
   #endWhenIdle(): void {
-    if (this.#inFlight > 0 || this.#held.length > 0 || this.#ending || this.#gone) return;
+    if (this.#inFlight.count > 0 || this.#held.length > 0 || this.#ending || this.#gone) return;
     this.#ending = true;
     this.#writer.flush();
     this.#streams.end();
@@ -259,7 +255,7 @@ export class ServedConnection {
       this.destroy();
       return;
     }
-    if (this.#sawFrame || this.#inFlight > 0) {
+    if (this.#sawFrame || this.#inFlight.count > 0) {
       this.#sawFrame = false;
       timer.refresh();
       return;

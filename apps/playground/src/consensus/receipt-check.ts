@@ -40,7 +40,10 @@ export type BrowserCheck = {
   /** The hash the receipt states. */
   stated: string;
   matches: boolean;
-  /** The receipt's own checks (hash, max-min recomputed from the verdicts) and what they do not prove. */
+  /**
+   * The receipt's own checks (hash, max-min recomputed from the verdicts) and what they do not
+   * prove.
+   */
   report: ReceiptReport;
 };
 

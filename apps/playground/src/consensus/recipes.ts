@@ -18,7 +18,9 @@ const bundled = {
   }),
 };
 
-/** The bundled recipes, by title; the deadlock first after the committee, as the demo's second act. */
+/**
+ * The bundled recipes, by title; the deadlock first after the committee, as the demo's second act.
+ */
 export const RECIPES: readonly Recipe[] = Object.entries(bundled)
   .map(([path, text]) => {
     const file = path.slice(path.lastIndexOf('/') + 1);

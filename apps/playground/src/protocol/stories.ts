@@ -45,7 +45,9 @@ function lastCommitReceipt(exchanges: readonly Exchange[], service: ServiceName)
   return { receipt, undone };
 }
 
-/** "Ambiguous request" (intents-and-proposals.md): HELLO, ASK, INTENT → CLARIFY, pick, COMMIT, UNDO. */
+/**
+ * "Ambiguous request" (intents-and-proposals.md): HELLO, ASK, INTENT → CLARIFY, pick, COMMIT, UNDO.
+ */
 export function ambiguousRequest(ctx: StoryContext): Step[] {
   const { exchanges } = ctx;
   const cal = on('calendar');

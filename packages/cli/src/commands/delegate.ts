@@ -1,4 +1,11 @@
-import { delegateGrant, encodeGrant, type Grant, GrantFormatError } from '@parley/protocol';
+import {
+  delegateGrant,
+  EncodingError,
+  encodeGrant,
+  type Grant,
+  GrantFormatError,
+  GrantIssueError,
+} from '@parley/protocol';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -32,7 +39,11 @@ export function registerDelegate(program: Command, cli: Cli): void {
       try {
         grant = await delegateGrant(parent, agent, { sub, caveats });
       } catch (error) {
-        if (error instanceof GrantFormatError || error instanceof TypeError) {
+        if (
+          error instanceof GrantFormatError ||
+          error instanceof GrantIssueError ||
+          error instanceof EncodingError
+        ) {
           throw new CliError(`cannot delegate: ${error.message}`);
         }
         throw error;

@@ -134,7 +134,7 @@ function storeLocation(ctx: CliContext, name: string, flags: DoubtFlags): string
 /** Everything in doubt, oldest first: commits with their proposal's capability and summary. */
 async function inDoubt(service: Service, store: Store): Promise<InDoubt[]> {
   const commits = await Promise.all(
-    (await service.listInDoubt()).map(async (c: CommitRecord): Promise<InDoubt> => {
+    (await service.listCommitsInDoubt()).map(async (c: CommitRecord): Promise<InDoubt> => {
       const proposal = (await store.getProposal(c.proposalId))?.proposal;
       return {
         kind: 'commit',

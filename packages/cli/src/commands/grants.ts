@@ -4,6 +4,7 @@ import { EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { describeCaveat } from '../grants/describe-caveat.js';
 import { NO_LIMIT, spendsWithoutLimit } from '../grants/spending-limit.js';
+import { describeHome } from '../home/describe-home.js';
 import { localPublicKey } from '../home/local-keys.js';
 import {
   consumedBy,
@@ -12,7 +13,6 @@ import {
   readWallet,
   walletPath,
 } from '../home/wallet-file.js';
-import { describeHome } from '../verbs/acting-as.js';
 
 /** One wallet entry as `parley grants` shows it. */
 type GrantEntry = {

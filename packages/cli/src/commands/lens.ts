@@ -17,7 +17,8 @@ export function registerLens(program: Command, cli: Cli): void {
       cli.act(async () => {
         if (stdinIsTty()) cli.ctx.err('paste a JSON reply, then press Ctrl-D\n');
         const text = await readStdin();
-        // renderLens renders any JSON: a value that is not a reply falls back to lean notation (§9.1).
+        // renderLens renders any JSON: a value that is not a reply falls back to lean notation
+        // (§9.1).
         for (const value of parseReplies(text)) printLens(cli.ctx, value as Reply);
         return EXIT.ok;
       }),

@@ -1,7 +1,6 @@
 import {
   type ConsentRequest,
   type HttpEndpoint,
-  parseHostPort,
   serveConsensusMcp,
   serveParleyMcp,
 } from '@parley/mcp';
@@ -14,6 +13,7 @@ import { mcpToken } from '../home/mcp-token-file.js';
 import { recordProposals } from '../home/proposal-file.js';
 import { loadWallet, readGrantTokens } from '../home/wallet-file.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import { commandLine } from '../shell-quote.js';
 
 type McpFlags = BrowserFlags & {
@@ -113,14 +113,7 @@ function http(cli: Cli, flags: McpFlags): { options: { http?: HttpEndpoint }; to
     }
     return { options: {} };
   }
-  let where: ReturnType<typeof parseHostPort>;
-  try {
-    where = parseHostPort(flags.http);
-  } catch (error) {
-    throw new CliError(
-      error instanceof Error ? error.message : `--http ${flags.http} is not HOST:PORT`,
-    );
-  }
+  const where = hostPortFlag(flags.http, '--http');
   const { token, file } = mcpToken(cli.ctx.home, flags.tokenFile);
   return {
     options: { http: { ...where, ...browserPolicyFrom(flags), token } },

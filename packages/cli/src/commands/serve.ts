@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
 import { isPublicKey } from '@parley/protocol';
 import { armKillPoint, type ServiceFactory } from '@parley/service';
-import { type HealthServer, listenHealth } from '@parley/transport';
+import { type HealthServer, hostPortText, listenHealth } from '@parley/transport';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -16,7 +16,7 @@ import { bothObservers } from '../ops/observers.js';
 import { type LogFormat, parseLogFormat, serviceLog } from '../ops/request-log.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
-import { authority, parseHostPort } from '../serve/host-port.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
 import {
@@ -146,9 +146,9 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       // With --stdio, stdout carries frames only: everything else goes to stderr.
       const say = flags.stdio === true ? ctx.err : ctx.out;
       const healthAt =
-        flags.health === undefined ? undefined : parseHostPort(flags.health, '--health');
+        flags.health === undefined ? undefined : hostPortFlag(flags.health, '--health');
       const metricsAt =
-        flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
+        flags.metrics === undefined ? undefined : hostPortFlag(flags.metrics, '--metrics');
       const graceMs = flags.grace === undefined ? undefined : graceMsOf(flags.grace);
       const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
       const endpoints = endpointsFrom(flags);
@@ -297,8 +297,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
   const tcp =
     flags.tcp ?? (flags.tls === undefined && flags.http === undefined ? [DEFAULT_TCP] : []);
   for (const text of tcp) {
-    const { host, port } = parseHostPort(text, '--tcp');
-    endpoints.push({ url: `parley://${authority(host, port)}` });
+    const { host, port } = hostPortFlag(text, '--tcp');
+    endpoints.push({ url: `parley://${hostPortText({ host, port })}` });
   }
   if (flags.tls !== undefined) {
     if (flags.cert === undefined || flags.key === undefined) {
@@ -306,8 +306,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
     }
     const tls = { cert: readPem(flags.cert), key: readPem(flags.key) };
     for (const text of flags.tls) {
-      const { host, port } = parseHostPort(text, '--tls');
-      endpoints.push({ url: `parleys://${authority(host, port)}`, tls });
+      const { host, port } = hostPortFlag(text, '--tls');
+      endpoints.push({ url: `parleys://${hostPortText({ host, port })}`, tls });
     }
   }
   if ((flags.cors !== undefined || flags.allowHost !== undefined) && flags.http === undefined) {
@@ -315,8 +315,8 @@ function endpointsFrom(flags: ServeFlags): Endpoint[] {
   }
   const browser = browserPolicyFrom(flags);
   for (const text of flags.http ?? []) {
-    const { host, port } = parseHostPort(text, '--http');
-    endpoints.push({ url: `http://${authority(host, port)}${HTTP_PATH}`, browser });
+    const { host, port } = hostPortFlag(text, '--http');
+    endpoints.push({ url: `http://${hostPortText({ host, port })}${HTTP_PATH}`, browser });
   }
   return endpoints;
 }

@@ -1,18 +1,19 @@
 import { resolve } from 'node:path';
-import { parseHostPort } from '@parley/mcp';
+import { hostPortText } from '@parley/transport';
 import type { Command } from 'commander';
 import { modeOf } from '../atomic-file.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { describeHome } from '../home/describe-home.js';
 import { keyFileExists } from '../home/key-file.js';
 import { keyPath } from '../home/local-keys.js';
 import { mcpToken } from '../home/mcp-token-file.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import { removeFromHostFile, setUpHostFile } from '../setup/host-config-file.js';
 import { hostConfigFormat } from '../setup/host-config-format.js';
 import { DEFAULT_SERVICES, ENTRY_NAMES, MCP_HTTP_PATH, parleyEntries } from '../setup/mcp-entry.js';
 import { findHost, HOSTS, hostEnvironment, MCP_HOSTS, type McpHost } from '../setup/mcp-hosts.js';
 import { commandLine } from '../shell-quote.js';
-import { describeHome } from '../verbs/acting-as.js';
 
 type SetupFlags = {
   services?: string[];
@@ -121,16 +122,11 @@ function httpBridge(cli: Cli, host: McpHost, flags: SetupFlags): HttpBridge | un
       `${host.name} takes only local (stdio) servers in its config file; leave out --http, and it starts the bridge itself`,
     );
   }
-  let where: ReturnType<typeof parseHostPort>;
-  try {
-    where = parseHostPort(flags.http);
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
-  }
+  const where = hostPortFlag(flags.http, '--http');
   if (where.port === 0) {
     throw new CliError('--http needs the port `parley mcp --http` listens on, not 0');
   }
-  const address = `${where.host.includes(':') ? `[${where.host}]` : where.host}:${where.port}`;
+  const address = hostPortText(where);
   const { token, file } = mcpToken(cli.ctx.home, flags.tokenFile);
   return { address, url: `http://${address}${MCP_HTTP_PATH}`, token, tokenFile: file };
 }

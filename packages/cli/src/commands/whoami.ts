@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
+import { describeHome, otherHomeHint } from '../home/describe-home.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { grantStanding, readWallet, walletPath } from '../home/wallet-file.js';
-import { describeHome, otherHomeHint } from '../verbs/acting-as.js';
 
 /** `parley whoami [--json]`: the local principal and agent keys and the agent's grants. */
 export function registerWhoami(program: Command, cli: Cli): void {

@@ -6,7 +6,7 @@ import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import { writeJsonFile } from '../home/json-file.js';
 import { reasonOf } from '../home/parley-home.js';
-import { parseHostPort } from '../serve/host-port.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import { untilStopped } from '../serve/run-example.js';
 import { readTextFile } from '../text-file.js';
 import { delegateKey } from './delegate-key.js';
@@ -54,7 +54,7 @@ export async function runDelegate(
     throw new CliError('name one sheet to serve: a spec (with --party NAME) or --party-file FILE');
   }
   const party = readParty(await readTextFile(path), path, flags.party);
-  const { port } = parseHostPort(`${flags.host}:${flags.port}`, '--port');
+  const { port } = hostPortFlag(`${flags.host}:${flags.port}`, '--port');
   const rate = parseRate(flags.rate, '--rate');
   const failedRate = parseRate(flags.failedRate, '--failed-rate');
   if (

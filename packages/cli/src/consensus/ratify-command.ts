@@ -72,7 +72,9 @@ export async function runRatify(
   return answer ? EXIT.ok : EXIT.error;
 }
 
-/** Yes, no, or no answer (nothing signed). A decision that crosses a red line can only be rejected. */
+/**
+ * Yes, no, or no answer (nothing signed). A decision that crosses a red line can only be rejected.
+ */
 function ask(terminal: ControllingTerminal, view: RatificationView): boolean | null {
   if (!view.report.ok) {
     terminal.write('The receipt fails its checks: there is nothing to sign.\n');

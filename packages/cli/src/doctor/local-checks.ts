@@ -2,11 +2,11 @@ import { statSync } from 'node:fs';
 import { decodeGrant, grantId, publicKeyString, renderTime, roughDuration } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
+import { describeHome, otherHomeHint } from '../home/describe-home.js';
 import { keyFileExists, readKeyFile } from '../home/key-file.js';
 import { keyPath } from '../home/local-keys.js';
 import { grantExpiry, grantStanding, readWallet, walletPath } from '../home/wallet-file.js';
 import { commandLine } from '../shell-quote.js';
-import { describeHome, otherHomeHint } from '../verbs/acting-as.js';
 import { type DoctorCheck, fail, ok, warn } from './doctor-check.js';
 
 /** The Node major the packages declare in `engines`. */

@@ -14,7 +14,9 @@ import { reasonOf } from './parley-home.js';
 export const KEY_ROLES = ['principal', 'agent'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 
-/** What a key file holds: the 32-byte seed (b64url) and, for reading at a glance, its public key. */
+/**
+ * What a key file holds: the 32-byte seed (b64url) and, for reading at a glance, its public key.
+ */
 type KeyFileBody = { role: KeyRole; seed: string; public: string };
 
 /** Any permission bit for group or others. */

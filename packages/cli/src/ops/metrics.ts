@@ -127,7 +127,7 @@ export class ParleyMetrics {
 export function watchedOf(running: RunningExample): Watched {
   return {
     name: running.name,
-    inDoubt: async () => (await running.service.listInDoubt()).length,
+    inDoubt: async () => (await running.service.listCommitsInDoubt()).length,
     connections: () => running.servers.reduce((sum, server) => sum + server.connections, 0),
   };
 }

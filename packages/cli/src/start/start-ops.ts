@@ -3,7 +3,7 @@ import { ParleyMetrics, watchedOf } from '../ops/metrics.js';
 import { listenMetrics } from '../ops/metrics-server.js';
 import { bothObservers } from '../ops/observers.js';
 import { type LogFormat, parseLogFormat, type ServiceLog, serviceLog } from '../ops/request-log.js';
-import { parseHostPort } from '../serve/host-port.js';
+import { hostPortFlag } from '../serve/host-port.js';
 import type { RunningExample, ServiceObserver } from '../serve/run-example.js';
 
 /** `--log-format` and `--metrics`, as `parley start` takes them (docs/operating.md). */
@@ -31,7 +31,7 @@ export type StartOps = {
 };
 
 export function startOps(flags: OpsFlags, write: (line: string) => void): StartOps {
-  const at = flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
+  const at = flags.metrics === undefined ? undefined : hostPortFlag(flags.metrics, '--metrics');
   const metrics = at === undefined ? undefined : new ParleyMetrics();
   const log = serviceLog(flags.logFormat, write);
   return {

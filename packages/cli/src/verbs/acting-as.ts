@@ -1,36 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { decodeGrant, type FinalReply } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
 import type { Cli } from '../command-kit.js';
-import { DEFAULT_HOME_NAME } from '../home/parley-home.js';
+import { describeHome, otherHomeHint } from '../home/describe-home.js';
 import { commandLine } from '../shell-quote.js';
 import type { HelloedService } from './with-service.js';
-
-/** Where `npm start` keeps its keys and grants, relative to the repository. */
-const START_HOME = '.parley-data/home';
-
-/** The home in words: which folder, and whether PARLEY_HOME named it. */
-export function describeHome(ctx: CliContext): string {
-  return ctx.homeFromEnv
-    ? `${ctx.home} (PARLEY_HOME)`
-    : `${ctx.home} (the default ~/${DEFAULT_HOME_NAME}: PARLEY_HOME is not set)`;
-}
-
-/**
- * The hint for keys kept in another home, as after `npm start` in a new terminal: the exact
- * export when this folder holds `npm start`'s home, else where to look for it.
- */
-export function otherHomeHint(ctx: CliContext, cwd: string = process.cwd()): string {
-  const started = resolve(cwd, START_HOME);
-  if (resolve(ctx.home).endsWith(join('', START_HOME)) || ctx.home === started) {
-    return 'if your keys are in another folder, set PARLEY_HOME to it';
-  }
-  if (existsSync(join(started, 'agent.key'))) {
-    return `this folder has the keys \`npm start\` made: ${commandLine(['export', `PARLEY_HOME=${started}`])}`;
-  }
-  return `keys elsewhere? \`npm start\` keeps them in ${START_HOME}: export PARLEY_HOME="$PWD/${START_HOME}" in the repository folder`;
-}
 
 /**
  * §4.4: a proposal from an INTENT that carried no grant can never be committed. Before such an
@@ -73,7 +46,8 @@ export function noteIntentGrants(cli: Cli, open: HelloedService, capability: str
 }
 
 /**
- * After an `unauthorized` ERROR to INTENT, COMMIT or UNDO: which agent and principals the refused grants
+ * After an `unauthorized` ERROR to INTENT, COMMIT or UNDO: which agent and principals the refused
+ * grants
  * came from, and the two ways out (the right home, or a service that trusts that principal).
  */
 export function explainUnauthorized(

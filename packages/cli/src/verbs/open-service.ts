@@ -3,11 +3,11 @@ import { type ConnectOptions, connect, type ParleyClient, type Wallet } from '@p
 import { parseParleyUrl } from '@parley/transport';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
+import { describeHome, otherHomeHint } from '../home/describe-home.js';
 import { keyFileExists } from '../home/key-file.js';
 import { keyPath, loadAgent } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
 import { loadWallet } from '../home/wallet-file.js';
-import { describeHome, otherHomeHint } from './acting-as.js';
 import { type ConnectionFlags, positiveInteger } from './connection-flags.js';
 
 /** Announced in HELLO (§4.1). */

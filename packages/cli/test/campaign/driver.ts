@@ -41,7 +41,9 @@ export type CampaignReport = {
   store: StoreTarget['kind'];
   seed: number;
   kills: number;
-  /** How many lives ended at each hook, by our timed SIGKILL, or by ours after a hook stayed quiet. */
+  /**
+   * How many lives ended at each hook, by our timed SIGKILL, or by ours after a hook stayed quiet.
+   */
   killedAt: Record<string, number>;
   restarts: number;
   requests: number;

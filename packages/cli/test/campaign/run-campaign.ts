@@ -1,7 +1,8 @@
 /**
  * The long crash campaign, `npm run campaign` (after `npm run build`): hundreds of kill points on
  * SqliteStore, then on PostgresStore with two instances sharing it (the tests' server:
- * PARLEY_TEST_PG, the system's, or the embedded one). CAMPAIGN_SEED fixes the choices, CAMPAIGN_KILLS the kill points per store
+ * PARLEY_TEST_PG, the system's, or the embedded one). CAMPAIGN_SEED fixes the choices,
+ * CAMPAIGN_KILLS the kill points per store
  * (default 300), CAMPAIGN_STORES which stores (default `sqlite,postgres`). Exits 1 on a violation,
  * after printing the report and the seed that replays it.
  */

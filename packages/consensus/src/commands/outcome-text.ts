@@ -1,5 +1,5 @@
-import { standingOf } from '../consensus/max-min.js';
-import type { ConsensusResult } from '../consensus/run.js';
+import { standingOf } from '../decision/max-min.js';
+import type { ConsensusResult } from '../decision/run.js';
 import { pyDumps } from '../py-json/dumps.js';
 import type { PyValue } from '../py-json/value.js';
 import { optionLabel } from './option-label.js';

@@ -57,7 +57,9 @@ export interface CheckContext {
 
 const rejected = (reason: string): Checked<never> => ({ kind: 'rejected', reason });
 
-/** A red line proposed by a model or typed by the person, checked (`elicit.py` `_validate_hard`). */
+/**
+ * A red line proposed by a model or typed by the person, checked (`elicit.py` `_validate_hard`).
+ */
 export function checkHard(raw: unknown, context: CheckContext): Checked<Constraint> {
   const shape = checkShape(raw, 'red line', HARD_KEYS, context);
   if (typeof shape === 'string') return rejected(shape);

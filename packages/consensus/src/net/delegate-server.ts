@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Verdict } from '../consensus/verdict.js';
+import type { Verdict } from '../decision/verdict.js';
 import { parsePyJson } from '../py-json/parse.js';
 import {
   getOwn,
@@ -121,7 +121,9 @@ interface HandlerSetup {
   readonly log: (line: string) => void;
 }
 
-/** The one key each limiter counts under: addresses are not keys, so rotating them resets nothing. */
+/**
+ * The one key each limiter counts under: addresses are not keys, so rotating them resets nothing.
+ */
 const ALL = 'all';
 
 function handler(delegate: Delegate, setup: HandlerSetup) {
@@ -224,7 +226,9 @@ async function consider(
   return [status, errorText(error)];
 }
 
-/** `POST /session` with `{"nonce", "roster", "option_hashes"}`: this delegate signs in it, or not. */
+/**
+ * `POST /session` with `{"nonce", "roster", "option_hashes"}`: this delegate signs in it, or not.
+ */
 function openSession(
   delegate: Delegate,
   body: Uint8Array,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
-import type { Verdict } from '../consensus/verdict.js';
+import type { Verdict } from '../decision/verdict.js';
 import type { PyObject } from '../py-json/value.js';
 import { HardConstraint, PreferenceSheet } from '../sheet/preference-sheet.js';
 import { publicKeyHex, verifyHex } from '../signing/keys.js';

@@ -1,5 +1,5 @@
 import type { KeyPair } from '@parley/protocol';
-import { maskVerdict, type Verdict } from '../consensus/verdict.js';
+import { maskVerdict, type Verdict } from '../decision/verdict.js';
 import type { PyObject, PyValue } from '../py-json/value.js';
 import type { Evaluation, PreferenceSheet } from '../sheet/preference-sheet.js';
 import { publicKeyHex, signHex } from '../signing/keys.js';

@@ -1,6 +1,6 @@
 import type { Agent as HttpAgent } from 'node:http';
-import type { AsyncAgentLike } from '../consensus/agent.js';
-import type { Verdict } from '../consensus/verdict.js';
+import type { AsyncAgentLike } from '../decision/agent.js';
+import type { Verdict } from '../decision/verdict.js';
 import { parsePyJson } from '../py-json/parse.js';
 import { floatValue, getOwn, isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
 import { verifyHex } from '../signing/keys.js';

@@ -1,6 +1,6 @@
-import type { AsyncAgentLike } from '../consensus/agent.js';
-import { type ConsensusResult, runConsensusAsync } from '../consensus/run.js';
-import type { Verdict } from '../consensus/verdict.js';
+import type { AsyncAgentLike } from '../decision/agent.js';
+import { type ConsensusResult, runConsensusAsync } from '../decision/run.js';
+import type { Verdict } from '../decision/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { isPyObject, type PyObject, unhashable } from '../py-json/value.js';
 import { makeReceipt, type Receipt } from '../receipt/receipt.js';

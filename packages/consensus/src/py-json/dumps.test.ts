@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConsensusError } from '../errors.js';
 import { pyDumps, quotePy } from './dumps.js';
 import { MAX_DEPTH, PyFloat, type PyValue } from './value.js';
 
@@ -30,8 +31,8 @@ describe('pyDumps: json.dumps(sort_keys=True, ensure_ascii=False)', () => {
   });
 
   it('refuses a lone surrogate, which has no UTF-8 form to hash', () => {
-    expect(() => pyDumps('\ud800')).toThrow(TypeError);
-    expect(() => pyDumps({ '\udc00': 1 })).toThrow(TypeError);
+    expect(() => pyDumps('\ud800')).toThrow(ConsensusError);
+    expect(() => pyDumps({ '\udc00': 1 })).toThrow(ConsensusError);
     expect(pyDumps('\ud83d\ude00')).toBe('"😀"');
   });
 

@@ -1,4 +1,5 @@
 import { compareCodePoints } from '@parley/protocol';
+import { ConsensusError } from '../errors.js';
 import { formatPyFloat } from './float-repr.js';
 import { checkUtf8, MAX_DEPTH, PyFloat, type PyValue } from './value.js';
 
@@ -13,7 +14,9 @@ export interface DumpsOptions {
   readonly indent?: number;
   /** Python's `sort_keys=` (default true); false keeps each object's own key order. */
   readonly sortKeys?: boolean;
-  /** Python's `ensure_ascii=` (default false): true writes every non-ASCII character as `\uXXXX`. */
+  /**
+   * Python's `ensure_ascii=` (default false): true writes every non-ASCII character as `\uXXXX`.
+   */
   readonly ensureAscii?: boolean;
 }
 
@@ -115,7 +118,7 @@ function write(
       else writeContainer(out, value, depth + 1, indent, newline);
       return;
     default:
-      throw new TypeError(`a ${typeof value} is not a JSON value`);
+      throw new ConsensusError('bad_value', `a ${typeof value} is not a JSON value`);
   }
 }
 
@@ -127,7 +130,8 @@ function writeContainer(
   newline: string,
 ): void {
   // A depth bound stands in for Python's circular-reference check, and matches its recursion limit.
-  if (depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} levels, or circular`);
+  if (depth > MAX_DEPTH)
+    throw new ConsensusError('bad_value', `nested deeper than ${MAX_DEPTH} levels, or circular`);
   const inner = indent === null ? newline : newline + indent;
   const separator = indent === null ? ', ' : `,${inner}`;
   if (Array.isArray(value)) {
@@ -145,7 +149,10 @@ function writeContainer(
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    throw new TypeError(`a ${value.constructor?.name ?? 'non-plain object'} is not a JSON value`);
+    throw new ConsensusError(
+      'bad_value',
+      `a ${value.constructor?.name ?? 'non-plain object'} is not a JSON value`,
+    );
   }
   const record = value as Record<string, unknown>;
   const keys = out.sortKeys ? sortedKeys(record) : Object.keys(record);

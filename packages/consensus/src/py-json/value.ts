@@ -1,3 +1,4 @@
+import { ConsensusError } from '../errors.js';
 /**
  * JSON values typed the way Python's `json` module types them, so they print back the same.
  *
@@ -88,7 +89,10 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  */
 export function checkUtf8(text: string): void {
   if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) {
-    throw new TypeError('a string with a lone surrogate has no UTF-8 form, so it cannot be hashed');
+    throw new ConsensusError(
+      'bad_value',
+      'a string with a lone surrogate has no UTF-8 form, so it cannot be hashed',
+    );
   }
 }
 
@@ -103,7 +107,8 @@ export function unhashable(value: unknown): string | null {
 }
 
 /**
- * Throws a TypeError unless `value` is a JSON value `pyDumps` can write (finite numbers, plain
+ * Throws ConsensusError `bad_value` unless `value` is a JSON value `pyDumps` can write (finite
+ * numbers, plain
  * objects and arrays, strings with no lone surrogate, nesting within `maxDepth`). Cheaper than
  * writing it: nothing is built.
  */
@@ -121,13 +126,14 @@ export function checkPyValue(value: unknown, maxDepth: number, depth = 0): void 
     case 'object': {
       if (value === null || value instanceof PyFloat) return;
       if (depth >= maxDepth)
-        throw new TypeError(`nested deeper than ${maxDepth} levels, or circular`);
+        throw new ConsensusError('bad_value', `nested deeper than ${maxDepth} levels, or circular`);
       const items = Array.isArray(value) ? value : isPyObject(value) ? Object.values(value) : null;
-      if (items === null) throw new TypeError(`a ${value.constructor?.name} is not a JSON value`);
+      if (items === null)
+        throw new ConsensusError('bad_value', `a ${value.constructor?.name} is not a JSON value`);
       for (const item of items) checkPyValue(item, maxDepth, depth + 1);
       return;
     }
     default:
-      throw new TypeError(`a ${typeof value} is not a JSON value`);
+      throw new ConsensusError('bad_value', `a ${typeof value} is not a JSON value`);
   }
 }

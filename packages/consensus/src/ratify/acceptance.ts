@@ -1,5 +1,5 @@
 import type { KeyPair } from '@parley/protocol';
-import { isNullableString } from '../consensus/verdict.js';
+import { isNullableString } from '../decision/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { parsePyJson } from '../py-json/parse.js';
 import { getOwn, isPyObject, type PyValue } from '../py-json/value.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
 import { VENUES, type Venue, venueSheets } from '../../test/fixtures/venues.js';
-import { runConsensusAsync } from '../consensus/run.js';
+import { runConsensusAsync } from '../decision/run.js';
 import { RatifyError } from '../errors.js';
 import { makeReceipt, readReceipt, writeReceipt } from '../receipt/receipt.js';
 import { verifyReceipt } from '../receipt/verify-receipt.js';

@@ -98,7 +98,9 @@ export async function signRatification<O>(
   return signAcceptance(ratify(sheet, receipt.transcript, accept), key);
 }
 
-/** The owner's own sheet on an option; a sheet that throws makes it a red line, as a delegate does. */
+/**
+ * The owner's own sheet on an option; a sheet that throws makes it a red line, as a delegate does.
+ */
 function evaluateFailClosed<O>(sheet: PreferenceSheet<O>, option: O): Evaluation {
   try {
     return sheet.evaluate(option);

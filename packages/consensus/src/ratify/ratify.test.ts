@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
 import { VENUES, type Venue, venueAgents, venueSheets } from '../../test/fixtures/venues.js';
-import { runConsensus } from '../consensus/run.js';
+import { runConsensus } from '../decision/run.js';
 import { RatifyError } from '../errors.js';
 import { publicKeyHex } from '../signing/keys.js';
 import { Transcript } from '../transcript/transcript.js';

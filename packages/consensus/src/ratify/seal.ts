@@ -1,4 +1,4 @@
-import { verifyOutcome } from '../consensus/verify-outcome.js';
+import { verifyOutcome } from '../decision/verify-outcome.js';
 import { RatifyError } from '../errors.js';
 import type { Receipt } from '../receipt/receipt.js';
 import type { Acceptance } from './acceptance.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
 import { VENUES, type Venue, venueAgents, venueSheets } from '../../test/fixtures/venues.js';
-import { runConsensus, runConsensusAsync } from '../consensus/run.js';
+import { runConsensus, runConsensusAsync } from '../decision/run.js';
 import { ConsensusError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';

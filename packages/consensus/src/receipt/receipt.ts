@@ -1,4 +1,4 @@
-import type { ConsensusResult } from '../consensus/run.js';
+import type { ConsensusResult } from '../decision/run.js';
 import { ConsensusError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';

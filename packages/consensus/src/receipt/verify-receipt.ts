@@ -1,4 +1,4 @@
-import { verifyOutcome } from '../consensus/verify-outcome.js';
+import { verifyOutcome } from '../decision/verify-outcome.js';
 import { pyEquals } from '../py-json/equals.js';
 import { verifyAcceptanceSignature } from '../ratify/acceptance.js';
 import { agreement } from '../ratify/agreement.js';

@@ -1,4 +1,4 @@
-import { UtilityError } from '../errors.js';
+import { ConsensusError, UtilityError } from '../errors.js';
 import type { PyValue } from '../py-json/value.js';
 import { clampUnit } from './clamp.js';
 
@@ -37,7 +37,7 @@ export class PreferenceSheet<O = PyValue> {
   readonly utility: ((option: O) => number) | null;
 
   constructor(owner: string, init: PreferenceSheetInit<O> = {}) {
-    if (typeof owner !== 'string') throw new TypeError('an owner is a string');
+    if (typeof owner !== 'string') throw new ConsensusError('bad_party', 'an owner is a string');
     this.owner = owner;
     this.hard = [...(init.hard ?? [])];
     this.utility = init.utility ?? null;

@@ -5,6 +5,7 @@ import {
   sign as signMessage,
   verify as verifyMessage,
 } from '@parley/protocol';
+import { ConsensusError } from '../errors.js';
 import { fromHex, toHex } from '../hex.js';
 
 /** A public key as the Python package writes it: 64 lowercase hex characters. */
@@ -13,12 +14,15 @@ export function publicKeyHex(key: KeyPair | Uint8Array | string): string {
     if (key.startsWith('ed25519:')) return toHex(parsePublicKey(key));
     const raw = fromHex(key.toLowerCase());
     if (raw === null || raw.length !== 32) {
-      throw new TypeError('a public key is 64 hex characters or "ed25519:" + base64url');
+      throw new ConsensusError(
+        'bad_value',
+        'a public key is 64 hex characters or "ed25519:" + base64url',
+      );
     }
     return key.toLowerCase();
   }
   const raw = key instanceof Uint8Array ? key : key.publicKey;
-  if (raw.length !== 32) throw new TypeError('an Ed25519 public key is 32 bytes');
+  if (raw.length !== 32) throw new ConsensusError('bad_value', 'an Ed25519 public key is 32 bytes');
   return toHex(raw);
 }
 

@@ -1,5 +1,5 @@
 import { utf8 } from '@parley/protocol';
-import type { Verdict } from '../consensus/verdict.js';
+import type { Verdict } from '../decision/verdict.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { type PyValue, pyFloat } from '../py-json/value.js';
 import type { Session } from './session.js';

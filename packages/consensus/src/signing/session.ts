@@ -1,4 +1,5 @@
 import { type KeyPair, randomBytes } from '@parley/protocol';
+import { ConsensusError } from '../errors.js';
 import { toHex } from '../hex.js';
 import type { PyValue } from '../py-json/value.js';
 import { rosterHex } from './keys.js';
@@ -29,7 +30,7 @@ export function createSession(
   options?: readonly PyValue[],
 ): Session {
   if (typeof nonce !== 'string' || nonce === '')
-    throw new TypeError('a session nonce is a non-empty string');
+    throw new ConsensusError('bad_value', 'a session nonce is a non-empty string');
   const pins = rosterHex(roster);
   if (options === undefined) return { nonce, roster: pins };
   return { nonce, roster: pins, options_sha256: hashOptionList(options.map(hashOption)) };

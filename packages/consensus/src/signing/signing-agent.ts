@@ -1,6 +1,6 @@
 import type { KeyPair } from '@parley/protocol';
-import type { AsyncAgentLike } from '../consensus/agent.js';
-import { maskVerdict, type Verdict } from '../consensus/verdict.js';
+import type { AsyncAgentLike } from '../decision/agent.js';
+import { maskVerdict, type Verdict } from '../decision/verdict.js';
 import type { PyValue } from '../py-json/value.js';
 import type { PreferenceSheet } from '../sheet/preference-sheet.js';
 import { publicKeyHex, signHex } from './keys.js';

@@ -2,7 +2,8 @@ import { keyPairFromSeed, publicKeyString, utf8 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../test/fixtures/keys.js';
 import { VENUES, type Venue, venueSheets } from '../../test/fixtures/venues.js';
-import { runConsensusAsync } from '../consensus/run.js';
+import { runConsensusAsync } from '../decision/run.js';
+import { ConsensusError } from '../errors.js';
 import { fromHex } from '../hex.js';
 import { Transcript } from '../transcript/transcript.js';
 import { publicKeyHex, signHex, verifyHex } from './keys.js';
@@ -66,7 +67,7 @@ describe('Ed25519 in lowercase hex', () => {
     expect(publicKeyHex(publicKeyString(key))).toBe(hex);
     expect(publicKeyHex(key.publicKey)).toBe(hex);
     expect(publicKeyHex(hex.toUpperCase())).toBe(hex);
-    expect(() => publicKeyHex('abc')).toThrow(TypeError);
+    expect(() => publicKeyHex('abc')).toThrow(ConsensusError);
   });
 });
 

@@ -98,7 +98,9 @@ export async function verifyTranscript(
   return { ok: true, signed, unsigned };
 }
 
-/** The kind an owner's verdicts are checked as: stated, or implied by whether a session is given. */
+/**
+ * The kind an owner's verdicts are checked as: stated, or implied by whether a session is given.
+ */
 function kindOf(owner: string, options: VerifyTranscriptOptions): VerdictKind | undefined {
   if (options.kinds === undefined) return options.session === undefined ? VERDICT_V1 : VERDICT_V2;
   return Object.hasOwn(options.kinds, owner) ? options.kinds[owner] : undefined;

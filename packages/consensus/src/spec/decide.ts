@@ -1,5 +1,5 @@
-import { Agent } from '../consensus/agent.js';
-import { type ConsensusResult, runConsensus } from '../consensus/run.js';
+import { Agent } from '../decision/agent.js';
+import { type ConsensusResult, runConsensus } from '../decision/run.js';
 import type { PyObject } from '../py-json/value.js';
 import { partySheet } from './compile.js';
 import type { DecisionSpec } from './types.js';

@@ -6,7 +6,7 @@ import {
   venueAgents,
   venueSheets,
 } from '../../test/fixtures/venues.js';
-import { runConsensus } from '../consensus/run.js';
+import { runConsensus } from '../decision/run.js';
 import { ConsensusError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';

@@ -1,5 +1,5 @@
 import { sha256, utf8 } from '@parley/protocol';
-import { isNullableString, REASONS, type Reason, type Verdict } from '../consensus/verdict.js';
+import { isNullableString, REASONS, type Reason, type Verdict } from '../decision/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { toHex } from '../hex.js';
 import { pyDumps } from '../py-json/dumps.js';

@@ -7,7 +7,9 @@ import { evaluateExpression } from '../config/argument-expression.js';
 import type { PreconditionMapping } from '../config/gateway-config.js';
 import type { Backend } from './backend.js';
 
-/** What a proposal keeps of its precondition read: which read, and the fingerprint of its answer. */
+/**
+ * What a proposal keeps of its precondition read: which read, and the fingerprint of its answer.
+ */
 export type PreconditionRead = { tool: string; arguments: JsonObject; digest: string };
 
 /**

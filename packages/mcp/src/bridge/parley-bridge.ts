@@ -17,6 +17,7 @@ import {
   type Proposal,
   publicKeyString,
 } from '@parley/protocol';
+import { McpUsageError } from '../mcp-usage-error.js';
 import { toolError, unexpectedError } from '../tool-result.js';
 import type { ParleyMcpOptions } from './bridge-options.js';
 import { type ConsentInbox, DEFAULT_CONSENT_INBOX } from './consent-inbox.js';
@@ -93,7 +94,8 @@ export class ParleyBridge {
    * reported and tried again on its first call; at least one URL is required.
    */
   static async open(options: ParleyMcpOptions): Promise<ParleyBridge> {
-    if (options.urls.length === 0) throw new TypeError('parley mcp needs at least one service URL');
+    if (options.urls.length === 0)
+      throw new McpUsageError('parley mcp needs at least one service URL');
     const bridge = new ParleyBridge(options);
     await Promise.all(
       bridge.links.map((link) =>
@@ -202,7 +204,7 @@ export class ParleyBridge {
    * Call only after the person explicitly approved the proposal shown to them.
    */
   async signConsent(consent: Consent): Promise<string> {
-    if (this.principal === undefined) throw new TypeError('no principal key to sign consent');
+    if (this.principal === undefined) throw new McpUsageError('no principal key to sign consent');
     const token = encodeGrant(await consentGrant(this.principal, consent, this.wallet.publicKey));
     this.wallet.add(token);
     return token;

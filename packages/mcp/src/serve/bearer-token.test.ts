@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { McpUsageError } from '../mcp-usage-error.js';
 import { BearerCheck, bearerTokenProblem, newBearerToken } from './bearer-token.js';
 
 describe('bearer tokens of the MCP HTTP server (RFC 6750)', () => {
@@ -14,7 +15,7 @@ describe('bearer tokens of the MCP HTTP server (RFC 6750)', () => {
     expect(bearerTokenProblem('a'.repeat(31))).toMatch(/at least 32 characters/);
     expect(bearerTokenProblem(`${'a'.repeat(40)} b`)).toMatch(/letters, digits/);
     expect(bearerTokenProblem(`${'a'.repeat(40)}\n`)).toMatch(/letters, digits/);
-    expect(() => new BearerCheck('short')).toThrow(TypeError);
+    expect(() => new BearerCheck('short')).toThrow(McpUsageError);
   });
 
   it('judges an Authorization header: missing, invalid, or valid', () => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { McpUsageError } from '../mcp-usage-error.js';
 
 /** Random bytes in a token `newBearerToken` makes: 256 bits, far past guessing. */
 const TOKEN_BYTES = 32;
@@ -41,7 +42,7 @@ export class BearerCheck {
 
   constructor(token: string) {
     const problem = bearerTokenProblem(token);
-    if (problem !== undefined) throw new TypeError(problem);
+    if (problem !== undefined) throw new McpUsageError(problem);
     this.#digest = sha256(token);
   }
 

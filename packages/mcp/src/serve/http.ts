@@ -9,11 +9,11 @@ import {
   answeredByPolicy,
   BrowserPolicy,
   type BrowserPolicyOptions,
+  type HostPort,
   toWebRequest,
   writeWebResponse,
 } from '@parley/transport';
 import { BearerCheck, type BearerVerdict } from './bearer-token.js';
-import type { HostPort } from './host-port.js';
 import { type RunningMcpServer, stderrReporter } from './stdio.js';
 
 /** The bearer token every request must carry (`Authorization: Bearer TOKEN`). */

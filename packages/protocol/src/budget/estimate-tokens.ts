@@ -27,7 +27,10 @@ for (const c of [0x20, 0x09, 0x0d, 0x0c, 0x0b]) CLASS[c] = BLANK;
 CLASS[0x0a] = NEWLINE;
 // Other control characters (NUL, ESC, DEL, ...) are not in the excluded set, so they count.
 
-/** §8: estimated tokens of `text` (letter runs, digit groups of ≤3, indentation runs, other code points). */
+/**
+ * §8: estimated tokens of `text` (letter runs, digit groups of ≤3, indentation runs, other code
+ * points).
+ */
 export function estimateTokens(text: string): number {
   const n = text.length;
   let count = 0;

@@ -8,7 +8,9 @@ export function cryptoPort(): CryptoPort {
   return active;
 }
 
-/** Replaces the crypto port, e.g. to run the WebCrypto path on Node in tests. Returns the old one. */
+/**
+ * Replaces the crypto port, e.g. to run the WebCrypto path on Node in tests. Returns the old one.
+ */
 export function setCryptoPort(port: CryptoPort): CryptoPort {
   const previous = active;
   active = port;

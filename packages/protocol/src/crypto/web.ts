@@ -1,4 +1,5 @@
 import { decodeB64url } from '../b64url.js';
+import { CryptoUnavailableError } from './crypto-unavailable-error.js';
 import type { CryptoPort } from './port.js';
 import { sha256 } from './sha256.js';
 
@@ -10,7 +11,8 @@ const PKCS8_PREFIX = new Uint8Array([
 
 const subtle = (): SubtleCrypto => {
   const s = globalThis.crypto?.subtle;
-  if (s === undefined) throw new TypeError('this runtime has no WebCrypto (crypto.subtle)');
+  if (s === undefined)
+    throw new CryptoUnavailableError('this runtime has no WebCrypto (crypto.subtle)');
   return s;
 };
 
@@ -52,7 +54,7 @@ export const defaultCrypto: CryptoPort = {
     const key = await subtle().importKey('pkcs8', pkcs8(seed), ED25519, true, ['sign']);
     const jwk = await subtle().exportKey('jwk', key);
     if (typeof jwk.x !== 'string')
-      throw new TypeError('WebCrypto did not export an Ed25519 public key');
+      throw new CryptoUnavailableError('WebCrypto did not export an Ed25519 public key');
     return decodeB64url(jwk.x);
   },
   async sign(seed, message) {

@@ -8,6 +8,7 @@ import {
   matchesCapability,
   readCaveat,
 } from './caveats.js';
+import { GrantIssueError } from './grant-issue-error.js';
 
 describe('§6.3 can patterns', () => {
   it.each<[string, string, boolean]>([
@@ -74,7 +75,7 @@ describe('§6.3 caveat shapes', () => {
     ['only as null', { only: null }],
   ])('calls %s malformed', (_what, caveat) => {
     expect(readCaveat(caveat)).toHaveProperty('malformed');
-    expect(() => assertWellFormedCaveats([{ svc: ['a'] }, caveat])).toThrow(TypeError);
+    expect(() => assertWellFormedCaveats([{ svc: ['a'] }, caveat])).toThrow(GrantIssueError);
   });
 });
 

@@ -1,5 +1,6 @@
 import { type Money, RISK_LEVELS, type Risk, type Verb } from '../frames.js';
 import { hasOwn, isPlainObject, type JsonValue } from '../json.js';
+import { GrantIssueError } from './grant-issue-error.js';
 import { CAVEAT_NAMES, type CaveatName, type Limit } from './types.js';
 
 /** What a caveat is checked against (§6.3). */
@@ -152,10 +153,10 @@ export function evaluateCaveat(
   }
 }
 
-/** Checks that a caveat list is well-formed; throws a TypeError naming the first bad caveat. */
+/** Checks that a caveat list is well-formed; throws a GrantIssueError naming the first bad one. */
 export function assertWellFormedCaveats(caveats: readonly JsonValue[]): void {
   caveats.forEach((caveat, index) => {
     const read = readCaveat(caveat);
-    if ('malformed' in read) throw new TypeError(`caveat ${index}: ${read.malformed}`);
+    if ('malformed' in read) throw new GrantIssueError(`caveat ${index}: ${read.malformed}`);
   });
 }

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agent, principal, stranger, subAgent } from '../../test/fixtures/keys.js';
 import { canonicalize } from '../canonical.js';
+import { EncodingError } from '../encoding-error.js';
 import type { Consent } from '../errors.js';
 import { publicKeyString, utf8, verify } from '../keys.js';
-
+import { GrantIssueError } from './grant-issue-error.js';
 import { consentGrant, delegateGrant, issueGrant } from './issue.js';
 import { blockId, decodeGrant, encodeGrant } from './token.js';
 import type { Caveat } from './types.js';
@@ -60,22 +61,22 @@ describe('§6.2 issueGrant', () => {
   it('names the malformed caveat by its index and says what is wrong with it', async () => {
     const caveats = [{ svc: ['a.example'] }, { risk: 'extreme' }] as unknown as Caveat[];
     await expect(issueGrant(principal, { sub: A, caveats })).rejects.toThrow(
-      new TypeError('caveat 1: caveat "risk" must be low, medium or high'),
+      new GrantIssueError('caveat 1: caveat "risk" must be low, medium or high'),
     );
   });
 
   it.each(MALFORMED)('refuses %s at issue time', async (_what, caveat) => {
     await expect(issueGrant(principal, { sub: A, caveats: [caveat as Caveat] })).rejects.toThrow(
-      TypeError,
+      GrantIssueError,
     );
   });
 
   it('refuses a malformed holder key or iat', async () => {
     await expect(issueGrant(principal, { sub: 'ed25519:xx', caveats: [] })).rejects.toThrow(
-      TypeError,
+      EncodingError,
     );
     await expect(issueGrant(principal, { sub: A, caveats: [], iat: 1.5 })).rejects.toThrow(
-      new TypeError('iat must be an integer (unix seconds)'),
+      new GrantIssueError('iat must be an integer (unix seconds)'),
     );
   });
 });
@@ -112,7 +113,7 @@ describe('§6.2 delegateGrant', () => {
     const root = await issueGrant(principal, { sub: A, caveats: [] });
     for (const notHolder of [principal, subAgent, stranger]) {
       await expect(delegateGrant(root, notHolder, { sub: B, caveats: [] })).rejects.toThrow(
-        new TypeError('only the holder of a grant can delegate it'),
+        new GrantIssueError('only the holder of a grant can delegate it'),
       );
     }
   });
@@ -121,7 +122,7 @@ describe('§6.2 delegateGrant', () => {
     const root = await issueGrant(principal, { sub: A, caveats: [] });
     await expect(
       delegateGrant(root, agent, { sub: B, caveats: [caveat as Caveat] }),
-    ).rejects.toThrow(TypeError);
+    ).rejects.toThrow(GrantIssueError);
   });
 });
 
@@ -168,15 +169,17 @@ describe('§6.6 consentGrant', () => {
 
   it('is refused when the consent request names another principal', async () => {
     await expect(consentGrant(principal, consentFor(publicKeyString(stranger)), A)).rejects.toThrow(
-      new TypeError('the consent request names another principal'),
+      new GrantIssueError('the consent request names another principal'),
     );
-    await expect(consentGrant(stranger, consentFor(P), A)).rejects.toThrow(TypeError);
+    await expect(consentGrant(stranger, consentFor(P), A)).rejects.toThrow(GrantIssueError);
   });
 
   it('is refused for a malformed agent key or expiry', async () => {
-    await expect(consentGrant(principal, consentFor(P), 'ed25519:nope')).rejects.toThrow(TypeError);
+    await expect(consentGrant(principal, consentFor(P), 'ed25519:nope')).rejects.toThrow(
+      EncodingError,
+    );
     await expect(consentGrant(principal, { ...consentFor(P), expires: 1.5 }, A)).rejects.toThrow(
-      TypeError,
+      GrantIssueError,
     );
   });
 });

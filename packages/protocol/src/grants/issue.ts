@@ -4,6 +4,7 @@ import { randomBytes } from '../crypto/port.js';
 import type { Consent } from '../errors.js';
 import { type KeyPair, parsePublicKey, publicKeyString, sign, utf8 } from '../keys.js';
 import { assertWellFormedCaveats } from './caveats.js';
+import { GrantIssueError } from './grant-issue-error.js';
 import { blockId, decodeGrant, grantHolder } from './token.js';
 import type { Block, Caveat, DelegationPayload, Grant, RootPayload } from './types.js';
 
@@ -30,7 +31,7 @@ function checkOptions(options: { sub: string; caveats: Caveat[]; iat?: number })
   parsePublicKey(options.sub);
   assertWellFormedCaveats(options.caveats);
   if (options.iat !== undefined && !Number.isSafeInteger(options.iat)) {
-    throw new TypeError('iat must be an integer (unix seconds)');
+    throw new GrantIssueError('iat must be an integer (unix seconds)');
   }
 }
 
@@ -58,7 +59,7 @@ export async function delegateGrant(
 ): Promise<Grant> {
   const blocks = typeof parent === 'string' ? decodeGrant(parent) : parent;
   if (grantHolder(blocks) !== publicKeyString(holder)) {
-    throw new TypeError('only the holder of a grant can delegate it');
+    throw new GrantIssueError('only the holder of a grant can delegate it');
   }
   checkOptions(options);
   const last = blocks[blocks.length - 1] as Block;
@@ -82,7 +83,7 @@ export async function consentGrant(
   options: { iat?: number; nonce?: string } = {},
 ): Promise<Grant> {
   if (consent.principal !== publicKeyString(principal)) {
-    throw new TypeError('the consent request names another principal');
+    throw new GrantIssueError('the consent request names another principal');
   }
   const caveats: Caveat[] = [
     { svc: [consent.service] },

@@ -14,7 +14,9 @@ export const EFFECT_SYMBOLS: Readonly<Record<EffectOp, string>> = {
 /** An op outside §5.1 is shown with the symbol of `other`. */
 const UNKNOWN_OP_SYMBOL = EFFECT_SYMBOLS.other;
 
-/** §9.2: one side of `from → to`; a missing side is `-`, a non-scalar (outside §5.1) compact JSON. */
+/**
+ * §9.2: one side of `from → to`; a missing side is `-`, a non-scalar (outside §5.1) compact JSON.
+ */
 function side(value: unknown): string {
   if (value === undefined) return '-';
   return isScalar(value) ? renderScalar(value) : compactJson(value);

@@ -13,7 +13,9 @@ const ATTRIBUTE_SEPARATOR = ' · ';
 /** Memo role (LensWriter.reuse) of a proposal's effect lines. */
 const EFFECTS = 'f';
 
-/** Each attribute of a proposal as it renders: `cost: 12.50 USD`, ..., in PROPOSAL_ATTRIBUTES order. */
+/**
+ * Each attribute of a proposal as it renders: `cost: 12.50 USD`, ..., in PROPOSAL_ATTRIBUTES order.
+ */
 function attributesOf(proposal: Proposal): string[] {
   return [
     `cost: ${proposal.cost === null ? 'free' : renderMoney(proposal.cost)}`,

@@ -56,7 +56,8 @@ const outcome = (verdict: { ok: boolean; code?: string }): Outcome =>
   verdict.ok ? { ok: true } : { ok: false, code: verdict.code ?? '(no code)' };
 
 async function grantCase(c: GrantCase): Promise<{ cold: Outcome; warm: Outcome }> {
-  // A fresh cache per case: the first call verifies every signature, the second may reuse the chain.
+  // A fresh cache per case: the first call verifies every signature, the second may reuse the
+  // chain.
   const cache = new ChainCache();
   const ctx: GrantContext = { ...c.ctx, trusted: c.trusted, proofKey: c.proofKey, cache };
   const cold = outcome(await verifyGrant(c.token, ctx));

@@ -65,7 +65,10 @@ export interface SignatureRoundTrip {
   proofOtherTarget: Outcome;
 }
 
-/** The page's own issueGrant → verifyGrant run, with the outcomes of one right and some wrong contexts. */
+/**
+ * The page's own issueGrant → verifyGrant run, with the outcomes of one right and some wrong
+ * contexts.
+ */
 export interface GrantRoundTrip {
   holderMatches: boolean;
   allowed: Outcome;

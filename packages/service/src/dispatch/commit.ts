@@ -12,7 +12,8 @@ import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
-import { awaitApplying, type CommitOutcome, executeCommit } from './execute-commit.js';
+import { type CommitOutcome, executeCommit } from './execute-commit.js';
+import { replayCommit, sameCommitter } from './replay.js';
 
 /** Why a commit did not happen: consent can lift it (§6.6), or it is refused outright. */
 export type CommitRefusal =
@@ -146,7 +147,7 @@ export async function commit(
   if (core.now() > stored.proposal.expires) {
     // A retry after the proposal expired still gets its receipt, if the commit happened.
     const existing = await core.store.getCommit(stored.proposal.id);
-    if (existing !== undefined) return replayCommit(core, request, existing, holder);
+    if (existing !== undefined) return authorizeReplay(core, request, existing, holder);
     throw new ParleyError('expired', 'the proposal has expired; re-run the INTENT for a fresh one');
   }
   // The store's claim answers "already committed" atomically, so a first COMMIT reads nothing
@@ -162,7 +163,7 @@ export async function commit(
   // §4.4: a retry is authorized like the commit but without per, spend and risk, so a commit
   // that already happened is never turned into a consent prompt.
   const existing = await core.store.getCommit(stored.proposal.id);
-  if (existing !== undefined) return replayCommit(core, request, existing, holder);
+  if (existing !== undefined) return authorizeReplay(core, request, existing, holder);
   if (outcome.kind === 'consent') {
     throw new ParleyError('consent_required', `${outcome.reason}: the principal must approve`, {
       consent: outcome.consent,
@@ -172,10 +173,11 @@ export async function commit(
 }
 
 /**
- * §4.4 idempotency: the original receipt with `replay: true`, authorized like the commit (same
- * holder and principal) but without re-evaluating per, spend and risk.
+ * §4.4: a COMMIT retried after the commit was made, authorized like the commit but without
+ * re-evaluating per, spend and risk (a commit that happened is never turned into a consent
+ * prompt); the receipt comes from replay.ts.
  */
-async function replayCommit(
+async function authorizeReplay(
   core: ServiceCore,
   request: CommitRequest,
   existing: CommitRecord,
@@ -193,18 +195,15 @@ async function replayCommit(
   let failure: GrantFailure | undefined;
   for (const token of request.grants ?? []) {
     const verdict = await verifyGrant(token, gctx);
-    const principal = verdict.ok ? verdict.principal : verdict.principal;
     const authorized = verdict.ok || verdict.code === 'consent_required';
-    if (authorized && holder === existing.holder && principal === existing.principal) {
-      const receipt =
-        existing.state === 'done' && existing.receipt !== null
-          ? existing.receipt
-          : await awaitApplying(core, existing);
-      return withUndone(core, receiptBody(receipt, true, existing.auto));
+    const principal = verdict.principal;
+    if (authorized && principal !== undefined && sameCommitter(existing, { holder, principal })) {
+      const replayed = await replayCommit(core, existing, { holder, principal });
+      return withUndone(core, receiptBody(replayed.receipt, true, replayed.auto));
     }
     failure = moreActionable(
       failure,
-      verdict.ok || verdict.code === 'consent_required'
+      authorized
         ? {
             ok: false,
             code: 'forbidden',
@@ -218,7 +217,8 @@ async function replayCommit(
 
 /**
  * §4.4 returns the original receipt on a replay (and §4.3.1 on an auto repeat), which still
- * offers its undo window; when the receipt was undone since (§4.5) the reply says so, by the reversal's id and time, so an agent
+ * offers its undo window; when the receipt was undone since (§4.5) the reply says so, by the
+ * reversal's id and time, so an agent
  * retrying a commit is not told that something still stands.
  */
 export async function withUndone(core: ServiceCore, body: ReceiptBody): Promise<ReceiptBody> {

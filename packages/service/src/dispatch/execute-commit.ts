@@ -12,7 +12,6 @@ import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type {
   AutoRecord,
   CommitBegin,
-  CommitRecord,
   CommitStart,
   DataAccess,
   Settled,
@@ -20,7 +19,8 @@ import type {
 } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { checkTo, holdFrom } from './hold-effects.js';
-import { markInFlight } from './in-flight.js';
+import { type InFlight, markInFlight } from './in-flight.js';
+import { replayCommit } from './replay.js';
 
 /** The outcome of executing (or finding) a commit. */
 export type CommitOutcome =
@@ -28,7 +28,9 @@ export type CommitOutcome =
   | { kind: 'over_limit'; blockId: string }
   | { kind: 'auto_seen'; record: AutoRecord };
 
-/** The capability that made a proposal; a proposal of a capability since removed is `unavailable`. */
+/**
+ * The capability that made a proposal; a proposal of a capability since removed is `unavailable`.
+ */
 export function intentOf(core: ServiceCore, capability: string): IntentDefinition {
   const entry: CapabilityEntry | undefined = core.capabilities.get(capability);
   if (entry?.kind !== 'intent') {
@@ -72,25 +74,6 @@ export function receiptOf(proposal: Proposal, at: number, result: JsonValue | un
 }
 
 /**
- * A commit record left `applying`: if this process is executing it, wait for it; otherwise it is
- * in progress elsewhere or in doubt after a crash, and it must not run again (§4.4).
- */
-export async function awaitApplying(core: ServiceCore, record: CommitRecord): Promise<Receipt> {
-  const running = core.inFlight.get(record.proposalId);
-  if (running !== undefined) return running;
-  return inDoubt();
-}
-
-/** §4.4: a commit that has not finished and is not running here must not run again. */
-function inDoubt(): never {
-  throw new ParleyError(
-    'unavailable',
-    'this commit has not finished: it is in progress, or in doubt after a crash, and it will not be executed again; retry later',
-    { retry: 5 },
-  );
-}
-
-/**
  * §4.4, §6.3: reserves the cost against every spend cap and records the commit atomically, then
  * applies once. A transactional capability applies inside that same transaction; otherwise a
  * failing apply releases the reservation, and a crash leaves the record `applying` (in doubt).
@@ -113,13 +96,13 @@ export async function executeCommit(
   });
   const auto = start.auto !== undefined;
   const id = stored.proposal.id;
-  // §4.4: this process is committing the proposal already (same holder and principal, checked
-  // before): its receipt, as a replay, without a second claim racing the first in the store.
+  // §4.4: this process is committing the proposal already: once it is recorded, a replay,
+  // without a second claim racing the first in the store.
   const already = core.inFlight.get(id);
   if (already !== undefined) {
-    const receipt = await already;
+    await already;
     const record = await core.store.getCommit(id);
-    return { kind: 'committed', receipt, replay: true, auto: record?.auto ?? false };
+    if (record !== undefined) return replayCommit(core, record, start);
   }
   if (definition.transactional === true) {
     const running = markInFlight(core, id);
@@ -139,7 +122,7 @@ export async function executeCommit(
       const settled: CommitOutcome =
         outcome.kind === 'done'
           ? { kind: 'committed', receipt: outcome.record.receipt as Receipt, replay: false, auto }
-          : settleBegin(outcome, start);
+          : await settleBegin(core, outcome, start, running);
       if (settled.kind === 'committed') running.done(settled.receipt);
       return settled;
     } catch (error) {
@@ -155,7 +138,7 @@ export async function executeCommit(
   try {
     const begun = await core.store.beginCommit(start);
     if (begun.kind !== 'started') {
-      const settled = settleBegin(begun, start);
+      const settled = await settleBegin(core, begun, start, running);
       if (settled.kind === 'committed') running.done(settled.receipt);
       return settled;
     }
@@ -189,22 +172,15 @@ export async function executeCommit(
 }
 
 /**
- * What a begin that did not start means. A commit found already there is a replay (§4.4), shown
- * only to the holder and principal that made it. One still applying is not running in this
- * process (a commit running here is awaited before its claim), so it runs in another instance
- * or is in doubt after a crash.
+ * What a begin that did not start means: over a spend cap, an auto repeat, or a commit found
+ * already made, which is a replay (replay.ts). This call's own run is not awaited by itself.
  */
-function settleBegin(begun: Settled<CommitBegin>, start: CommitStart): CommitOutcome {
-  switch (begun.kind) {
-    case 'over_limit':
-    case 'auto_seen':
-      return begun;
-    case 'exists': {
-      if (begun.record.holder !== start.holder || begun.record.principal !== start.principal) {
-        throw new ParleyError('forbidden', 'this proposal was committed for another principal');
-      }
-      const receipt = begun.record.state === 'done' ? (begun.record.receipt as Receipt) : inDoubt();
-      return { kind: 'committed', receipt, replay: true, auto: begun.record.auto };
-    }
-  }
+async function settleBegin(
+  core: ServiceCore,
+  begun: Settled<CommitBegin>,
+  start: CommitStart,
+  own: InFlight,
+): Promise<CommitOutcome> {
+  if (begun.kind === 'exists') return replayCommit(core, begun.record, start, own);
+  return begun;
 }

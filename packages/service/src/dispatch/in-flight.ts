@@ -3,6 +3,8 @@ import type { ServiceCore } from './core.js';
 
 /** A commit or undo this process is executing, which same-process retries await. */
 export type InFlight = {
+  /** What same-process retries await. */
+  readonly receipt: Promise<Receipt>;
   /** It produced this receipt: waiters get it. */
   done(receipt: Receipt): void;
   /** It failed: waiters get the same error. */
@@ -27,6 +29,7 @@ export function markInFlight(core: ServiceCore, key: string): InFlight {
   running.catch(() => {});
   core.inFlight.set(key, running);
   return {
+    receipt: running,
     done(receipt) {
       settled = true;
       resolve(receipt);

@@ -18,8 +18,8 @@ import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import { authorizeAndCommit, receiptBody, withUndone } from './commit.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { checkDraft } from './draft.js';
-import { awaitApplying } from './execute-commit.js';
 import { lookupCapability } from './lookup.js';
+import { committedReceipt } from './replay.js';
 import { fitToBudget, ownerOf } from './reply.js';
 
 /** §4.3.1: auto frames are remembered this long after the later of arrival and proof.ts. */
@@ -118,10 +118,7 @@ async function replayAuto(core: ServiceCore, record: AutoRecord): Promise<FinalR
   if (record.proposalId !== null) {
     const commit = await core.store.getCommit(record.proposalId);
     if (commit !== undefined) {
-      const receipt =
-        commit.state === 'done' && commit.receipt !== null
-          ? commit.receipt
-          : await awaitApplying(core, commit);
+      const receipt = await committedReceipt(core, commit);
       return withUndone(core, receiptBody(receipt, true, true));
     }
   }

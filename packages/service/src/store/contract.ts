@@ -6,7 +6,9 @@ import type { CommitStart, Store, StoredProposal } from './store.js';
 export type StoreFactory = {
   /** A new, empty store. */
   open(): Promise<Store>;
-  /** The same state, through a new store object (after closing the old one); omit if not durable. */
+  /**
+   * The same state, through a new store object (after closing the old one); omit if not durable.
+   */
   reopen?(previous: Store): Promise<Store>;
   /** Removes what open() created. */
   cleanup?(): Promise<void>;

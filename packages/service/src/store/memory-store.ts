@@ -1,5 +1,6 @@
 import type { JsonValue, Receipt } from '@parley/protocol';
 import { MemoryData } from './memory-data.js';
+import { MemorySpend } from './memory-spend.js';
 import { Mutex } from './mutex.js';
 import { sharedReads } from './shared-reads.js';
 import { StagedData } from './staged-data.js';
@@ -30,7 +31,7 @@ export class MemoryStore implements Store {
   readonly #receipts = new Map<string, ReceiptRecord>();
   readonly #autos = new Map<string, AutoRecord>();
   readonly #handles = new Map<string, HandleRecord>();
-  readonly #spent = new Map<string, number>();
+  readonly #spent = new MemorySpend();
   readonly #data = new MemoryData();
   /** Reads outside transactions, parsed once while the data is unchanged (shared-reads.ts). */
   readonly #shared = sharedReads(this.#data, () => this.#data.version);
@@ -57,17 +58,8 @@ export class MemoryStore implements Store {
     }
     const existing = this.#commits.get(start.proposalId);
     if (existing !== undefined) return { kind: 'exists', record: copy(existing) };
-    if (start.amount > 0) {
-      for (const cap of start.caps) {
-        if ((this.#spent.get(cap.blockId) ?? 0) + start.amount > cap.max) {
-          return { kind: 'over_limit', blockId: cap.blockId };
-        }
-      }
-    }
-    const reserved =
-      start.amount > 0 ? start.caps.map((c) => ({ blockId: c.blockId, amount: start.amount })) : [];
-    for (const r of reserved)
-      this.#spent.set(r.blockId, (this.#spent.get(r.blockId) ?? 0) + r.amount);
+    const reserved = this.#spent.reserve(start.amount, start.caps);
+    if (!Array.isArray(reserved)) return { kind: 'over_limit', blockId: reserved.overLimit };
     this.#commits.set(start.proposalId, {
       proposalId: start.proposalId,
       state: 'applying',
@@ -108,8 +100,7 @@ export class MemoryStore implements Store {
   #abandon(proposalId: string): void {
     const record = this.#commits.get(proposalId);
     if (record === undefined) return;
-    for (const r of record.reserved)
-      this.#spent.set(r.blockId, (this.#spent.get(r.blockId) ?? 0) - r.amount);
+    this.#spent.release(record.reserved);
     this.#commits.delete(proposalId);
     for (const [id, auto] of this.#autos) {
       if (auto.proposalId === proposalId) this.#autos.delete(id);
@@ -259,7 +250,7 @@ export class MemoryStore implements Store {
   }
 
   async spentTotal(blockId: string): Promise<number> {
-    return this.#spent.get(blockId) ?? 0;
+    return this.#spent.total(blockId);
   }
 
   withData<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {

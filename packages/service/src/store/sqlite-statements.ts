@@ -22,7 +22,9 @@ const EXPIRED = {
 
 const COMMIT_OF_PROPOSAL = 'SELECT 1 FROM commits WHERE commits.proposal_id = proposals.id';
 
-/** A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's). */
+/**
+ * A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's).
+ */
 const UNDOING = "json_extract(undo, '$.state') = 'undoing'";
 
 /** The statements each connection prepares, by name. */
@@ -34,14 +36,11 @@ type ReaderStatement =
   | 'listUndoing'
   | 'getAuto'
   | 'getHandle'
-  | 'getSpent'
   | 'getData'
   | 'listData'
   | 'anyExpired';
 type WriterStatement =
   | 'putProposal'
-  | 'reserve'
-  | 'release'
   | 'insertCommit'
   | 'finishCommit'
   | 'deleteCommit'
@@ -93,7 +92,6 @@ export function prepareReader(db: Database.Database): ReaderStatements {
     ),
     getAuto: db.prepare('SELECT * FROM autos WHERE key = ? AND frame_id = ?'),
     getHandle: db.prepare('SELECT * FROM handles WHERE id = ?'),
-    getSpent: db.prepare('SELECT total FROM spend WHERE block_id = ?'),
     getData: db.prepare('SELECT value FROM data WHERE key = ?'),
     listData: db.prepare('SELECT key, value FROM data WHERE key >= ? ORDER BY key'),
     anyExpired: db
@@ -113,13 +111,6 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     putProposal: db.prepare(
       'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
     ),
-    // §6.3: the reservation and the cap check are one statement.
-    reserve: db.prepare(
-      `INSERT INTO spend (block_id, total) VALUES (@id, @amount)
-       ON CONFLICT (block_id) DO UPDATE SET total = total + @amount
-       WHERE total + @amount <= @max`,
-    ),
-    release: db.prepare('UPDATE spend SET total = total - ? WHERE block_id = ?'),
     insertCommit: db.prepare(
       `INSERT INTO commits
          (proposal_id, state, holder, principal, started_at, reserved, auto, receipt, receipt_id, action)
@@ -168,7 +159,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     keepProposals: db.prepare(
       `UPDATE proposals SET kept = 1 WHERE ${EXPIRED.proposals} AND EXISTS (${COMMIT_OF_PROPOSAL})`,
     ),
-    // A commit abandoned (its apply failed, or settled as not applied) no longer keeps its proposal.
+    // A commit abandoned (its apply failed, or settled as not applied) no longer keeps its
+    // proposal.
     unkeepProposal: db.prepare('UPDATE proposals SET kept = 0 WHERE id = ? AND kept = 1'),
     sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
     sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),

@@ -17,6 +17,7 @@ import {
   toReceipt,
 } from './sqlite-rows.js';
 import { migrateSqlite } from './sqlite-schema.js';
+import { OverLimit, SqliteSpend } from './sqlite-spend.js';
 import { listData, prepareReader, prepareWriter } from './sqlite-statements.js';
 import { TransactionData } from './sqlite-transaction-data.js';
 import type {
@@ -74,13 +75,6 @@ function restrictStateFiles(file: string): void {
   }
 }
 
-/** Rolled back by `begin` when a cap is exceeded; never escapes the store. */
-class OverLimit extends Error {
-  constructor(readonly blockId: string) {
-    super('over limit');
-  }
-}
-
 /**
  * The embedded default Store: one SQLite file (WAL) in a data folder. Writes go through one
  * connection, one transaction at a time; reads use a second connection that sees the last
@@ -93,9 +87,12 @@ export class SqliteStore implements Store {
   /** Proposals never change once written (§5.1: the hash binds them): a COMMIT reads no row. */
   readonly #proposals = new ProposalCache();
   readonly #w;
+  readonly #spend: SqliteSpend;
   readonly #r;
   readonly data: DataAccess;
-  /** The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite. */
+  /**
+   * The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite.
+   */
   readonly #stamp: WalIndexStamp | null;
 
   constructor(options: SqliteStoreOptions) {
@@ -111,13 +108,15 @@ export class SqliteStore implements Store {
     this.#reader = new Database(file, { readonly: true });
     this.#reader.pragma('busy_timeout = 5000');
     this.#w = prepareWriter(this.#writer);
+    this.#spend = new SqliteSpend(this.#writer, this.#reader);
     this.#group = new GroupCommit(this.#writer);
     this.#r = prepareReader(this.#reader);
     const r = this.#r;
     const w = this.#w;
     // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
     // the change stamp moves with every commit of any connection (our writer's, another
-    // process's). It is one pread of the WAL-index header, without a read lock (wal-index-stamp.ts),
+    // process's). It is one pread of the WAL-index header, without a read lock
+    // (wal-index-stamp.ts),
     // or SQLite's `PRAGMA data_version` when that header cannot be read; asked once per turn, with
     // our own commits within the turn counted by the group commit.
     const versionStatement = this.#reader.prepare('PRAGMA data_version').pluck();
@@ -191,20 +190,7 @@ export class SqliteStore implements Store {
     }
     const existing = w.getCommit.get(start.proposalId) as CommitRow | undefined;
     if (existing !== undefined) return { kind: 'exists', record: toCommit(existing) };
-    const reserved: Reservation[] = [];
-    if (start.amount > 0) {
-      for (const cap of start.caps) {
-        if (start.amount > cap.max) throw new OverLimit(cap.blockId);
-        const changed = w.reserve.run({
-          id: cap.blockId,
-          amount: start.amount,
-          max: cap.max,
-        }).changes;
-        if (changed === 0) throw new OverLimit(cap.blockId);
-        reserved.push({ blockId: cap.blockId, amount: start.amount });
-      }
-    }
-    return reserved;
+    return this.#spend.reserve(start.amount, start.caps);
   }
 
   /**
@@ -272,7 +258,7 @@ export class SqliteStore implements Store {
     const w = this.#w;
     const row = w.getCommit.get(proposalId) as CommitRow | undefined;
     if (row === undefined) return;
-    for (const r of parse<Reservation[]>(row.reserved)) w.release.run(r.amount, r.blockId);
+    this.#spend.release(parse<Reservation[]>(row.reserved));
     w.deleteCommit.run(proposalId);
     w.unkeepProposal.run(proposalId);
     w.deleteAutosOf.run(proposalId);
@@ -448,8 +434,7 @@ export class SqliteStore implements Store {
   }
 
   async spentTotal(blockId: string): Promise<number> {
-    const row = this.#r.getSpent.get(blockId) as { total: number } | undefined;
-    return row?.total ?? 0;
+    return this.#spend.total(blockId);
   }
 
   withData<T>(work: (data: DataAccess) => Promise<T>): Promise<T> {

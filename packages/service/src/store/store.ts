@@ -173,7 +173,9 @@ export interface Store {
 
   putHandles(records: HandleRecord[]): Promise<void>;
   getHandle(id: string): Promise<HandleRecord | undefined>;
-  /** Forgets these handles (the service's retention bound evicted them); unknown ids are ignored. */
+  /**
+   * Forgets these handles (the service's retention bound evicted them); unknown ids are ignored.
+   */
   deleteHandles(ids: string[]): Promise<void>;
 
   /** Cumulative reserved spend of a block (§6.3). */

@@ -166,7 +166,8 @@ export class ReferenceModel {
     };
     const plain: Step = { expected: { kind: 'PROPOSALS', proposals, viewOnly }, learn: offer };
     const first = proposals[0];
-    // §4.3.1: the first proposal is committed iff a grant authorizes it outright and it is undoable.
+    // §4.3.1: the first proposal is committed iff a grant authorizes it outright and it is
+    // undoable.
     if (remember === undefined || first === undefined || first.undo === null) return plain;
     const outcome = decideCommit(
       { ...first, hash: undefined, principal, commit: undefined },

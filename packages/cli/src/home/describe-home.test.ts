@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliContext } from '../cli-context.js';
-import { describeHome, otherHomeHint } from './acting-as.js';
+import { describeHome, otherHomeHint } from './describe-home.js';
 
 let folder: string;
 beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), 'parley-acting-'));
+  folder = mkdtempSync(join(tmpdir(), 'parley-home-'));
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
