@@ -12,8 +12,8 @@ import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { reasonOf } from '../home/parley-home.js';
-import { openServiceStore, redacted } from '../serve/run-example.js';
 import { serviceName } from '../serve/service-name.js';
+import { openServiceStore, redactedStore } from '../serve/service-store.js';
 import { commandLine } from '../shell-quote.js';
 import { printLens } from '../verbs/print-reply.js';
 
@@ -86,7 +86,7 @@ export function registerDoubt(program: Command, cli: Cli): void {
             printInDoubt(
               ctx,
               found,
-              redacted(location),
+              redactedStore(location),
               doubtCommand(cli.self, target, document, flags),
             );
           return EXIT.ok;
@@ -171,7 +171,7 @@ function doubtCommand(
     ...(document === undefined ? [] : [document]),
     ...(flags.data === undefined ? [] : ['--data', flags.data]),
     // A URL's password never reaches the terminal: the person puts theirs back.
-    ...(flags.store === undefined ? [] : ['--store', redacted(flags.store)]),
+    ...(flags.store === undefined ? [] : ['--store', redactedStore(flags.store)]),
   ];
 }
 

@@ -19,16 +19,16 @@ import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example
 import { hostPortFlag } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
+import { runExample } from '../serve/run-example.js';
 import {
   DEFAULT_GRACE_MS,
   type Endpoint,
   HANDLER_EXTRA_MS,
-  runExample,
   runService,
-  untilStopped,
-} from '../serve/run-example.js';
+} from '../serve/run-service.js';
 import { loadServiceFactory } from '../serve/service-module.js';
 import { serviceName } from '../serve/service-name.js';
+import { untilStopped } from '../serve/until-stopped.js';
 
 /** §2.4: where the HTTP bridge answers. */
 export const HTTP_PATH = '/parley';

@@ -15,7 +15,9 @@ import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { initKeys, loadPrincipal } from '../home/local-keys.js';
 import { ensureFolder } from '../home/parley-home.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
-import { type RunningExample, runExample, untilStopped } from '../serve/run-example.js';
+import { runExample } from '../serve/run-example.js';
+import type { RunningService } from '../serve/run-service.js';
+import { untilStopped } from '../serve/until-stopped.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
 import { ELICIT_PATH, elicitEndpoint } from '../start/elicit-endpoint.js';
 import { type PageServer, servePage } from '../start/page-server.js';
@@ -214,12 +216,12 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
 
 /** The services' HTTP bridges at their paths on the page's origin. */
 function pageBridges(
-  calendar: RunningExample,
-  shop: RunningExample,
+  calendar: RunningService,
+  shop: RunningService,
   allowedHosts: readonly string[] | undefined,
   log: (line: string) => void,
 ) {
-  const bridge = (running: RunningExample, path: string) =>
+  const bridge = (running: RunningService, path: string) =>
     createHttpBridge(running.handler, {
       path,
       ...(allowedHosts === undefined ? {} : { allowedHosts }),

@@ -7,7 +7,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import { writeJsonFile } from '../home/json-file.js';
 import { reasonOf } from '../home/parley-home.js';
 import { hostPortFlag } from '../serve/host-port.js';
-import { untilStopped } from '../serve/run-example.js';
+import { untilStopped } from '../serve/until-stopped.js';
 import { readTextFile } from '../text-file.js';
 import { delegateKey } from './delegate-key.js';
 import { readOptionsFile } from './options-file.js';

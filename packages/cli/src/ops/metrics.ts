@@ -1,6 +1,6 @@
 import type { RefusalReporter } from '@parley/transport';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RunningExample, ServiceObserver } from '../serve/run-example.js';
+import type { RunningService, ServiceObserver } from '../serve/run-service.js';
 import type { RequestRecord } from './observed-handler.js';
 
 /** Latency buckets (s): a local read in a millisecond up to an upstream API's 10 s. */
@@ -124,7 +124,7 @@ export class ParleyMetrics {
 }
 
 /** A running service as the gauges read it. */
-export function watchedOf(running: RunningExample): Watched {
+export function watchedOf(running: RunningService): Watched {
   return {
     name: running.name,
     inDoubt: async () => (await running.service.listCommitsInDoubt()).length,

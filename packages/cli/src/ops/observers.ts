@@ -1,4 +1,4 @@
-import type { ServiceObserver } from '../serve/run-example.js';
+import type { ServiceObserver } from '../serve/run-service.js';
 
 /** Several observers as one: each hears every request and every refusal. */
 export function bothObservers(observers: readonly ServiceObserver[]): ServiceObserver {

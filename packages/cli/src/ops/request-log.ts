@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { CliError } from '../cli-error.js';
-import type { ServiceObserver } from '../serve/run-example.js';
+import type { ServiceObserver } from '../serve/run-service.js';
 import type { RequestRecord } from './observed-handler.js';
 
 /** `--log-format`: lines for a person, or one JSON object a line for a log pipeline. */

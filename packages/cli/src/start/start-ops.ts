@@ -4,7 +4,7 @@ import { listenMetrics } from '../ops/metrics-server.js';
 import { bothObservers } from '../ops/observers.js';
 import { type LogFormat, parseLogFormat, type ServiceLog, serviceLog } from '../ops/request-log.js';
 import { hostPortFlag } from '../serve/host-port.js';
-import type { RunningExample, ServiceObserver } from '../serve/run-example.js';
+import type { RunningService, ServiceObserver } from '../serve/run-service.js';
 
 /** `--log-format` and `--metrics`, as `parley start` takes them (docs/operating.md). */
 export type OpsFlags = { logFormat: LogFormat; metrics?: string };
@@ -26,7 +26,7 @@ export type StartOps = {
   observe: ServiceObserver;
   /** Serves the metrics of `running` if --metrics was given: what to close, and where it is. */
   serveMetrics(
-    running: readonly RunningExample[],
+    running: readonly RunningService[],
   ): Promise<{ address: string; close(): Promise<void> } | undefined>;
 };
 
