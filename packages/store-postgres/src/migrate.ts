@@ -97,8 +97,12 @@ export async function migrate(
         );
       }
       for (const migration of migrations.slice(current, target)) {
-        // An empty schema has no instance of older code on it: everything applies at once.
-        const contracts = migration.oldestReader < migration.version;
+        // A contract raises the oldest reader above the previous step's (an expand keeps it); one
+        // that names itself is from before expand/contract. An empty schema has no instance of
+        // older code on it: everything applies at once.
+        const previous = migrations[migration.version - 2]?.oldestReader ?? 0;
+        const contracts =
+          migration.oldestReader > previous && migration.oldestReader < migration.version;
         if (current > 0 && contracts && migration.oldestReader > current) {
           throw new StoreError(
             'upgrade_order',

@@ -2,6 +2,7 @@ import type { Migration } from './migration.js';
 import { RECEIPTS_ONCE } from './receipts-once.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
 import type { SchemaName } from './schema-name.js';
+import { SPEND_FUNCTION } from './spend.js';
 import { SWEEP_INDEXES } from './sweep-indexes.js';
 
 /*
@@ -95,7 +96,7 @@ $$;
 `;
 
 /*
- * §6.3, the reservation: all caps or none. One cap (a grant's usual single spend caveat) is one
+ * §6.3, the reservation: all caps or none (as it ran; version 4, spend.ts, is the rule now). One cap (a grant's usual single spend caveat) is one
  * conditional UPDATE, which both checks and reserves under the row lock: READ COMMITTED re-checks
  * the condition against the latest committed total when it had to wait for that lock. A missing
  * row is created at 0 and the update tried again; a row that exists but does not fit is checked
@@ -399,6 +400,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   RECEIPTS_ONCE,
   SWEEP_INDEXES,
+  SPEND_FUNCTION,
 ];
 
 /** The schema version this code writes. */
