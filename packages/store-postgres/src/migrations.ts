@@ -99,11 +99,12 @@ $$;
  * §6.3, the reservation: all caps or none, as it ran (from version 4 the rule is spend.ts). One
  * cap (a grant's usual single spend caveat) is one conditional UPDATE, which both checks and
  * reserves under the row lock: READ COMMITTED re-checks the condition against the latest
- * committed total when it had to wait for that lock. A missing row is created at 0 and the update tried again; a row that exists but does not fit is checked
- * once more under lock, in case it appeared only after the update looked. Several caps: the rows
- * are created if new and locked in block id order (two commits sharing blocks cannot deadlock),
- * checked all together, then all updated. Answers the first cap (in the caller's order) that
- * would be exceeded, or NULL once the amount is reserved on every cap.
+ * committed total when it had to wait for that lock. A missing row is created at 0 and the update
+ * tried again; a row that exists but does not fit is checked once more under lock, in case it
+ * appeared only after the update looked. Several caps: the rows are created if new and locked in
+ * block id order (two commits sharing blocks cannot deadlock), checked all together, then all
+ * updated. Answers the first cap (in the caller's order) that would be exceeded, or NULL once the
+ * amount is reserved on every cap.
  */
 const RESERVE = (s: SchemaName): string => `
 CREATE FUNCTION ${s.id}.reserve(p_amount bigint, p_cap_ids text[], p_cap_maxes bigint[])
