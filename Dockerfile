@@ -13,6 +13,16 @@ FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+# node-gyp compiles against the headers of the Node in the base image (the official image has them
+# in /usr/local/include/node) rather than downloading them from nodejs.org; a base without them
+# gets them from the npm registry, in the node package of the same version.
+ENV npm_config_nodedir=/usr/local
+RUN [ -f /usr/local/include/node/node.h ] || { \
+      cd /tmp \
+      && npm pack --silent "node-linux-$(node -p process.arch)@$(node -p process.versions.node)" \
+      && tar xzf node-linux-*.tgz package/include/node \
+      && mkdir -p /usr/local/include && mv package/include/node /usr/local/include/ \
+      && rm -rf package node-linux-*.tgz; }
 WORKDIR /app
 # The manifests alone first: a change to the sources does not reinstall or recompile anything.
 COPY package.json package-lock.json ./
