@@ -12,6 +12,7 @@ import { MAX_FRAME_BYTES } from '@parley/protocol';
 import { AddressCounts } from './address-counts.js';
 import { BrowserPolicy, type BrowserPolicyOptions } from './browser-policy.js';
 import type { FrameHandler } from './handler.js';
+import type { ReadinessProbe } from './health.js';
 import { normalizeEndpointPath } from './http-bridge.js';
 import {
   BRIDGE_REPLY_ID,
@@ -25,6 +26,7 @@ import {
 } from './http-exchange.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { answeredByPolicy } from './node-browser-policy.js';
+import { answeredHealth } from './node-health.js';
 import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
 import { socketPeer } from './socket-streams.js';
 import { listenError } from './transport-error.js';
@@ -41,6 +43,8 @@ export interface HttpListenOptions {
   limits?: Partial<ServerLimits>;
   /** Host names and CORS origins besides the defaults (see BrowserPolicy). */
   browser?: BrowserPolicyOptions;
+  /** What GET /readyz checks (health.ts); without it, ready while not stopping. */
+  ready?: ReadinessProbe;
   onError?: ErrorReporter;
 }
 
@@ -132,7 +136,8 @@ function readBody(
  * first judged by the BrowserPolicy (Host, Origin, CORS preflight). Limits: the connection cap
  * and the per-address cap (503), headers within `headersTimeout` and the whole request within
  * `bodyTimeout` (408), idle keep-alive connections closed after `idleTimeout`, and
- * `maxInFlight` requests per connection (pipelined excess gets ERROR limit).
+ * `maxInFlight` requests per connection (pipelined excess gets ERROR limit). GET /healthz and
+ * /readyz are answered before the policy (health.ts); /readyz is 503 once closing has begun.
  */
 export async function listenHttp(
   options: HttpListenOptions,
@@ -190,6 +195,7 @@ export async function listenHttp(
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
+    if (answeredHealth(request, response, path, options.ready, () => closing)) return;
     if (answeredByPolicy(policy, request, response, protocol)) return;
     const contentType = request.headers['content-type'] ?? null;
     const route = routeBridgeRequest(request.method ?? '', path, endpoint, contentType);

@@ -9,6 +9,18 @@ export { dialFetch } from './dial-fetch.js';
 export { type FetchDialOptions, FetchFrameConnection } from './fetch-connection.js';
 export type { FrameConnection, FrameReceiver } from './frame-connection.js';
 export type { FrameHandler, HandleContext } from './handler.js';
+export {
+  ALIVE_PATH,
+  allProbes,
+  type HealthAnswer,
+  healthAnswer,
+  isHealthPath,
+  READINESS_TIMEOUT_MS,
+  READY_PATH,
+  type ReadinessProbe,
+  sharedProbe,
+} from './health.js';
+export { type HealthServer, listenHealth } from './health-server.js';
 export { createHttpBridge, type HttpBridge, type HttpBridgeOptions } from './http-bridge.js';
 export {
   DISCOVERY_HELLO,
@@ -21,6 +33,7 @@ export { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 export { type LineSink, LineSplitter } from './line-splitter.js';
 export { type ListenOptions, listen } from './listen.js';
 export { answeredByPolicy } from './node-browser-policy.js';
+export { answeredHealth } from './node-health.js';
 export { toWebRequest, type WebRequestOptions, writeWebResponse } from './node-web-request.js';
 export {
   DEFAULT_TCP_PORT,

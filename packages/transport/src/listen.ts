@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { TlsOptions } from 'node:tls';
 import type { BrowserPolicyOptions } from './browser-policy.js';
 import type { FrameHandler } from './handler.js';
+import type { ReadinessProbe } from './health.js';
 import { listenHttp } from './http-server.js';
 import type { ServerLimits } from './limits.js';
 import { parseParleyUrl } from './parley-url.js';
@@ -17,6 +18,8 @@ export interface ListenOptions {
   limits?: Partial<ServerLimits>;
   /** http(s)://: host names and CORS origins besides the defaults (see BrowserPolicy). */
   browser?: BrowserPolicyOptions;
+  /** http(s)://: what GET /readyz checks (health.ts). */
+  ready?: ReadinessProbe;
   /** Receives errors that must not reach peers (handler rejections); default: stderr. */
   onError?: ErrorReporter;
   /** stdio:: streams other than process.stdin and process.stdout. */
@@ -76,6 +79,7 @@ export async function listen(
           path: endpoint.pathname,
           ...(target.scheme === 'https' ? { tls: needTls('https://') } : {}),
           ...(options.browser === undefined ? {} : { browser: options.browser }),
+          ...(options.ready === undefined ? {} : { ready: options.ready }),
           ...common,
         },
         handler,

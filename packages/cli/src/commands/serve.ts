@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
 import { isPublicKey } from '@parley/protocol';
 import { armKillPoint, type ServiceFactory } from '@parley/service';
+import { type HealthServer, listenHealth } from '@parley/transport';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -36,6 +37,7 @@ type ServeFlags = OpenApiFlags &
     store?: string;
     trust?: string[];
     localTrust: boolean;
+    health?: string;
   };
 
 /**
@@ -77,6 +79,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option('--cert <file>', 'TLS certificate (PEM)')
     .option('--key <file>', 'TLS private key (PEM)')
     .option('--http <host:port>', `HTTP bridge endpoint, at path ${HTTP_PATH}`, collectList)
+    .option(
+      '--health <host:port>',
+      'answer GET /healthz (alive) and /readyz (store reachable, keys loaded) on this address; the --http endpoints answer them too',
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -108,6 +114,8 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const say = flags.stdio === true ? ctx.err : ctx.out;
       const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
       const endpoints = endpointsFrom(flags);
+      const healthAt =
+        flags.health === undefined ? undefined : parseHostPort(flags.health, '--health');
       const trust = await trustedKeys(ctx.home, flags);
       const options = {
         store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
@@ -126,13 +134,33 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         throw error;
       }
       for (const server of running.servers) say(`listening ${server.address} (${running.name})\n`);
+      let health: HealthServer | undefined;
+      if (healthAt !== undefined) {
+        try {
+          health = await listenHealth({ ...healthAt, ready: running.ready });
+        } catch (error) {
+          await running.close();
+          await source.close?.();
+          throw new CliError(`--health: ${reasonOf(error)}`);
+        }
+        say(`health ${health.address}/healthz and /readyz (${running.name})\n`);
+      }
+      const served = health;
       if (trust.length === 0) {
         ctx.err(
           'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
         );
       }
       for (const key of trust) ctx.err(`trusting principal ${key}\n`);
-      await untilStopped([running], (stop) => {
+      const whole = {
+        // /readyz turns 503 first, so a balancer stops sending work while in-flight work ends.
+        async close() {
+          served?.stopping();
+          await running.close();
+          await served?.close();
+        },
+      };
+      await untilStopped([whole], (stop) => {
         if (flags.stdio !== true) return;
         process.stdin.once('end', stop);
         process.stdin.once('close', stop);

@@ -5,7 +5,7 @@ import { CALENDAR_ID } from '@parley/examples/calendar';
 import { SHOP_ID } from '@parley/examples/shop';
 import { type ModelFlags, ScriptedElicitor } from '@parley/models';
 import { publicKeyString } from '@parley/protocol';
-import { createHttpBridge } from '@parley/transport';
+import { allProbes, createHttpBridge } from '@parley/transport';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT } from '../cli-error.js';
@@ -155,6 +155,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           host,
           port: port(START_PORTS.page),
           folder: page,
+          ready: allProbes([calendar.ready, shop.ready]),
           mounts: {
             ...pageBridges(calendar, shop, browser.allowedHosts, log),
             [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),

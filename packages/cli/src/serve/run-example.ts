@@ -1,9 +1,15 @@
 import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } from '@parley/service';
 import { openStore, StoreError } from '@parley/store-postgres';
-import { type BrowserPolicyOptions, listen, type ParleyServer } from '@parley/transport';
+import {
+  type BrowserPolicyOptions,
+  listen,
+  type ParleyServer,
+  type ReadinessProbe,
+} from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
 import { createExample, type ExampleName } from './example-services.js';
+import { serviceReadiness } from './readiness.js';
 
 /**
  * One endpoint: a transport URL for `listen`, with TLS material for parleys://, and for the HTTP
@@ -22,6 +28,8 @@ export type RunningExample = {
   /** The service, for a host that serves it on more (a page server's bridges). */
   service: Service;
   servers: ParleyServer[];
+  /** What /readyz checks for it: store reachable, keys loaded (readiness.ts). */
+  ready: ReadinessProbe;
   /** Graceful: transports drain and close, then the service, then the store. */
   close(): Promise<void>;
 };
@@ -45,7 +53,7 @@ export type ExampleRunOptions = Omit<RunOptions, 'trust'> & { trust: ServiceOpti
  */
 export function runExample(name: ExampleName, options: ExampleRunOptions): Promise<RunningExample> {
   const { trust } = options;
-  return runOn(name, (host) => createExample(name, { ...host, trust }), options, name);
+  return runOn(name, (host) => createExample(name, { ...host, trust }), trust, options, name);
 }
 
 /**
@@ -59,13 +67,14 @@ export function runService(
   name?: string,
 ): Promise<RunningExample> {
   const { trust } = options;
-  return runOn(label, (host) => create({ ...host, trust }), options, name);
+  return runOn(label, (host) => create({ ...host, trust }), trust, options, name);
 }
 
 /** Opens the store, makes the service on it (`create` adds the trust) and listens. */
 async function runOn(
   label: string,
   create: (host: Omit<ServeOptions, 'trust'>) => Service | Promise<Service>,
+  trust: ServiceOptions['trust'],
   options: Omit<RunOptions, 'trust'>,
   name?: string,
 ): Promise<RunningExample> {
@@ -80,6 +89,7 @@ async function runOn(
     throw error;
   }
   const servers: ParleyServer[] = [];
+  const ready = serviceReadiness(name ?? label, store, trust);
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));
     await service.close();
@@ -91,6 +101,7 @@ async function runOn(
         await listen(endpoint.url, service, {
           ...(endpoint.tls === undefined ? {} : { tls: endpoint.tls }),
           ...(endpoint.browser === undefined ? {} : { browser: endpoint.browser }),
+          ready,
           onError: (error) => report('transport', error),
         }),
       );
@@ -99,7 +110,7 @@ async function runOn(
     await close();
     throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name: name ?? service.info.id, service, servers, close };
+  return { name: name ?? service.info.id, service, servers, ready, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

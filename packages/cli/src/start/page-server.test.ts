@@ -52,6 +52,7 @@ describe('the page server of parley start: one origin for the page, the bridges 
   const replaced: string[] = [];
   const paired: string[] = [];
   let local = '';
+  let problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(join(page, 'assets'), { recursive: true });
@@ -65,6 +66,7 @@ describe('the page server of parley start: one origin for the page, the bridges 
       host: '127.0.0.1',
       port: 0,
       folder: page,
+      ready: async () => problems,
       mounts: {
         '/calendar/parley': createHttpBridge(service, {
           path: '/calendar/parley',
@@ -120,6 +122,24 @@ describe('the page server of parley start: one origin for the page, the bridges 
     );
     expect(foreign.status).toBe(403);
     expect(paired).toEqual([]);
+  });
+
+  it('answers /healthz and /readyz for 127.0.0.1 and a published name alike (a HEALTHCHECK)', async () => {
+    const port = new URL(server.origin).port;
+    for (const host of [`127.0.0.1:${port}`, `parley.example.com:${port}`]) {
+      const alive = await send(`${server.origin}/healthz`, 'GET', { host });
+      expect(alive.status).toBe(200);
+      expect(JSON.parse(alive.body.toString())).toEqual({ status: 'alive' });
+      expect((await send(`${server.origin}/readyz`, 'GET', { host })).status).toBe(200);
+    }
+    // The page itself is still refused under a name it was not told about (--allow-host).
+    const page = await send(`${server.origin}/`, 'GET', { host: `parley.example.com:${port}` });
+    expect(page.status).toBe(403);
+    problems = ['calendar: the store does not answer (database is locked)'];
+    const down = await send(`${server.origin}/readyz`, 'GET');
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body.toString())).toEqual({ status: 'not ready', problems });
+    problems = [];
   });
 
   it('answers the calendar bridge for its own pages; a body over 1 MiB is 413', async () => {

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { MAX_FRAME_BYTES } from '@parley/protocol';
 import {
   answeredByPolicy,
+  answeredHealth,
   BrowserPolicy,
   type BrowserPolicyOptions,
   type HttpBridge,
+  type ReadinessProbe,
   toWebRequest,
   writeWebResponse,
 } from '@parley/transport';
@@ -41,6 +43,8 @@ export interface PageServerOptions {
   mounts: Readonly<Record<string, HttpBridge | Mounted>>;
   /** Host names besides IP literals and localhost (`--allow-host`). */
   browser?: Pick<BrowserPolicyOptions, 'allowedHosts'>;
+  /** What GET /readyz checks: the services behind the bridges (health.ts of @parley/transport). */
+  ready?: ReadinessProbe;
   onError: (error: unknown) => void;
 }
 
@@ -60,11 +64,13 @@ function plain(response: ServerResponse, status: number, message: string): void 
  * One origin for the page and what it calls: the built page's static files, and web-standard
  * handlers (the services' HTTP bridges, the pairing endpoint) at their paths, so the page's
  * requests are same-origin and no CORS is opened. Every request is judged by the BrowserPolicy
- * first (Host names this server; an Origin, when sent, is this server's own).
+ * first (Host names this server; an Origin, when sent, is this server's own), except GET
+ * /healthz and /readyz, answered for any Host so a container HEALTHCHECK works.
  */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
   const files = readStaticFiles(options.folder);
   const policy = new BrowserPolicy(options.browser ?? {}, options.host);
+  let stopping = false;
   const mounted = async (
     handler: HttpBridge | Mounted,
     request: IncomingMessage,
@@ -90,8 +96,9 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
     (request, response) => {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-      if (answeredByPolicy(policy, request, response, 'http:')) return;
       const path = new URL(request.url ?? '/', 'http://page').pathname;
+      if (answeredHealth(request, response, path, options.ready, () => stopping)) return;
+      if (answeredByPolicy(policy, request, response, 'http:')) return;
       const handler = Object.hasOwn(options.mounts, path) ? options.mounts[path] : undefined;
       if (handler !== undefined) {
         mounted(handler, request, response).catch((error: unknown) => {
@@ -137,6 +144,7 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
     origin: `http://${options.host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        stopping = true;
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
