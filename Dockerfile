@@ -62,10 +62,10 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 FROM ${BASE}
 ENV NODE_ENV=production \
     PARLEY_HOME=/data/home \
-    PARLEY_HEALTH_URL=http://127.0.0.1:8080/
+    PARLEY_HEALTH_URL=http://127.0.0.1:8080/readyz
 # A fixed uid, so the volume's files keep their owner across rebuilds and bases.
-RUN groupadd --system --gid 10001 parley \
- && useradd --system --uid 10001 --gid parley --home-dir /data --no-create-home --shell /usr/sbin/nologin parley \
+RUN groupadd --gid 10001 parley \
+ && useradd --uid 10001 --gid parley --home-dir /data --no-create-home --shell /usr/sbin/nologin parley \
  && mkdir -p /data \
  && chown parley:parley /data
 WORKDIR /app
@@ -75,7 +75,8 @@ USER parley
 VOLUME /data
 # The page (with both services' bridges), then each service: parley:// and its HTTP bridge.
 EXPOSE 8080 7447 8447 7449 8449
-# PARLEY_HEALTH_URL: set it to the probe of what you run instead (`parley serve … --http`).
+# PARLEY_HEALTH_URL: what the probe fetches; for another command, its server's /readyz (an --http
+# endpoint, or `parley serve --health HOST:PORT` for a service on TCP alone).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(process.env.PARLEY_HEALTH_URL).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["parley", "start", "--host", "0.0.0.0", "--data", "/data", "--page", "/app/apps/playground/dist"]

@@ -5,8 +5,10 @@
  * and drives one INTENT and its COMMIT through the published port with the repo's own CLI; then
  * stops the container (SIGTERM, exit 0), starts a new one on the same volume and finds the keys
  * (same principal, none created) and the receipt (the COMMIT again is its replay, §4.4) again.
- * Everything it made (containers, volume, image, temp folder) is removed at the end, and nothing
- * else is touched.
+ * Then compose.yaml's shape: two containers of `IMAGE parley serve shop --store postgres://…` on
+ * one schema of this machine's PostgreSQL, a proposal made by one committed through the other.
+ * Everything it made (containers, volume, image, schema, temp folder) is removed at the end, and
+ * nothing else is touched (the build cache of its layers stays, as `docker build` keeps its own).
  *
  * Not part of `npm test`: a cold build takes minutes. Environment:
  * - PARLEY_CONTAINER_ENGINE: podman (default: buildah builds, podman runs) or docker.
@@ -17,14 +19,22 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ContainerEngine, containerEngine, runCommand } from './container-engine.js';
+import {
+  containerLog,
+  elapsed,
+  engineRun,
+  freePort,
+  hostCli,
+  MadeThings,
+  ROOT,
+  runHealthy,
+  say,
+} from './container-steps.js';
+import { twoInstancesOnPostgres } from './two-instances.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'packages/cli/bin/parley.js');
 const STAND_IN_BASE = 'localhost/node22-slim-local';
 /** What `parley start` prints in the container (packages/cli/src/commands/start.ts). */
 const PAIRING_LINE = /Pairing code for the page: (\S+)/;
@@ -32,17 +42,14 @@ const KEYS_CREATED = 'created the local keys';
 /** The image's user (Dockerfile: useradd --uid 10001). */
 const IMAGE_UID = '10001';
 const BUILD_LIMIT_MS = 30 * 60_000;
-const HEALTH_LIMIT_MS = 120_000;
-const COMMAND_LIMIT_MS = 120_000;
 
-const started = Date.now();
-function say(line: string): void {
-  const seconds = ((Date.now() - started) / 1000).toFixed(1).padStart(6);
-  process.stdout.write(`[${seconds}s] ${line}\n`);
-}
+type Frame = {
+  kind: string;
+  proposals?: { id: string }[];
+  receipt?: { id: string; replay?: boolean };
+};
 
-/** What this run made, removed in reverse order at the end. */
-const made: { what: string; remove: () => Promise<unknown> }[] = [];
+const made = new MadeThings();
 
 async function main(): Promise<void> {
   const keepImage = process.argv.includes('--keep-image');
@@ -55,14 +62,12 @@ async function main(): Promise<void> {
   const image = `localhost/parley-container-test:${id}`;
   const volume = `parley-container-test-${id}`;
   const work = mkdtempSync(join(tmpdir(), 'parley-container-test-'));
-  made.push({ what: `folder ${work}`, remove: async () => rmSync(work, { recursive: true }) });
+  made.add(`folder ${work}`, async () => rmSync(work, { recursive: true }));
 
   say(`building ${image} with ${engine.name}${base === undefined ? '' : ` on ${base}`}`);
   const [buildCommand, buildArgs] = engine.build(ROOT, image, base);
   const buildStarted = Date.now();
-  if (!keepImage) {
-    made.push({ what: `image ${image}`, remove: () => engineRun(engine, ['rmi', '-f', image]) });
-  }
+  if (!keepImage) made.add(`image ${image}`, () => engineRun(engine, ['rmi', '--force', image]));
   await runCommand(buildCommand, buildArgs, {
     timeoutMs: BUILD_LIMIT_MS,
     check: true,
@@ -70,18 +75,15 @@ async function main(): Promise<void> {
       if (/^(\[\d+\/\d+\] )?STEP \d+\/\d+/.test(line)) say(`  ${line.slice(0, 110)}`);
     },
   });
-  say(`built in ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`);
+  say(`built in ${elapsed(buildStarted)} s`);
   const size = await engineRun(engine, ['image', 'inspect', '--format', '{{.Size}}', image]);
   say(`image size: ${(Number(size.trim()) / 1e6).toFixed(0)} MB`);
 
   await engineRun(engine, ['volume', 'create', volume]);
-  made.push({
-    what: `volume ${volume}`,
-    remove: () => engineRun(engine, ['volume', 'rm', volume]),
-  });
+  made.add(`volume ${volume}`, () => engineRun(engine, ['volume', 'rm', volume]));
 
   // The first life of the container: keys made, a principal paired, one INTENT and COMMIT.
-  const first = await startContainer(engine, image, volume, `${volume}-1`);
+  const first = await startPage(engine, image, volume, `${volume}-1`);
   const firstLog = await containerLog(engine, first.name);
   assert.match(firstLog, new RegExp(KEYS_CREATED), 'the first start creates the keys in /data');
   const code = PAIRING_LINE.exec(firstLog)?.[1];
@@ -100,9 +102,12 @@ async function main(): Promise<void> {
 
   const home = join(work, 'home');
   const cli = (...args: string[]) => hostCli(home, args);
+  const frame = async (...args: string[]): Promise<Frame> =>
+    JSON.parse((await cli(...args, '--json')).stdout) as Frame;
   await cli('keys', 'init');
-  const principal = (JSON.parse((await cli('whoami', '--json')).stdout) as { principal: string })
-    .principal;
+  const { principal } = JSON.parse((await cli('whoami', '--json')).stdout) as {
+    principal: string;
+  };
   // As the page does it: same-origin POST, with the published address as its Origin.
   const paired = await fetch(`${first.origin}/pairing`, {
     method: 'POST',
@@ -119,23 +124,15 @@ async function main(): Promise<void> {
   await cli('grant', '--svc', 'shop.example', '--can', 'shop.*');
 
   const shop = `${first.origin}/shop/parley`;
-  const intent = await cli(
-    'intent',
-    shop,
-    'shop.order',
-    'items:=[{"sku":"aud-5a","qty":1}]',
-    'delivery=standard',
-    '--json',
-  );
-  const proposals = JSON.parse(intent.stdout) as { kind: string; proposals: { id: string }[] };
+  const items = 'items:=[{"sku":"cab-1a","qty":1}]';
+  const proposals = await frame('intent', shop, 'shop.order', items, 'delivery=standard');
   assert.equal(proposals.kind, 'PROPOSALS');
-  const proposal = proposals.proposals[0]?.id as string;
+  const proposal = proposals.proposals?.[0]?.id as string;
   say(`INTENT shop.order at ${shop} → PROPOSALS, committing ${proposal}`);
-  const commit = await cli('commit', shop, proposal, '--json');
-  const receipt = JSON.parse(commit.stdout) as { kind: string; receipt: ReceiptBody };
-  assert.equal(receipt.kind, 'RECEIPT', commit.stdout);
-  assert.notEqual(receipt.receipt.replay, true);
-  say(`COMMIT → RECEIPT ${receipt.receipt.id}`);
+  const receipt = await frame('commit', shop, proposal);
+  assert.equal(receipt.kind, 'RECEIPT', JSON.stringify(receipt));
+  assert.notEqual(receipt.receipt?.replay, true);
+  say(`COMMIT → RECEIPT ${receipt.receipt?.id}`);
   const keysBefore = await containerKeys(engine, first.name);
 
   // A clean stop, then a new container on the same volume.
@@ -144,24 +141,23 @@ async function main(): Promise<void> {
   assert.equal(exit.trim(), '0', 'SIGTERM stops the container cleanly (exit 0)');
   assert.match(await containerLog(engine, first.name), /^stopped$/m);
   say('stopped the container with SIGTERM: exit 0');
-  await engineRun(engine, ['rm', first.name]);
 
-  const second = await startContainer(engine, image, volume, `${volume}-2`);
+  const second = await startPage(engine, image, volume, `${volume}-2`);
   const secondLog = await containerLog(engine, second.name);
   assert.doesNotMatch(secondLog, new RegExp(KEYS_CREATED), 'the keys are found, not made again');
   assert.match(secondLog, /1 paired page principal is trusted/);
   assert.deepEqual(await containerKeys(engine, second.name), keysBefore);
-  say(`same keys in /data: principal ${keysBefore.principal.slice(0, 20)}…, no new ones`);
-  const again = await cli('commit', `${second.origin}/shop/parley`, proposal, '--json');
-  const replay = JSON.parse(again.stdout) as { kind: string; receipt: ReceiptBody };
-  assert.equal(replay.kind, 'RECEIPT', again.stdout);
-  assert.equal(replay.receipt.id, receipt.receipt.id, 'the same receipt, from the volume');
-  assert.equal(replay.receipt.replay, true, '§4.4: a COMMIT already done is a replay');
-  say(`COMMIT again after the restart → RECEIPT ${replay.receipt.id} with "replay": true`);
+  say(`same keys in /data: principal ${keysBefore.principal.slice(0, 20)}…, none made`);
+  const again = await frame('commit', `${second.origin}/shop/parley`, proposal);
+  assert.equal(again.kind, 'RECEIPT', JSON.stringify(again));
+  assert.equal(again.receipt?.id, receipt.receipt?.id, 'the same receipt, from the volume');
+  assert.equal(again.receipt?.replay, true, '§4.4: a COMMIT already done is a replay');
+  say(`COMMIT again after the restart → RECEIPT ${again.receipt?.id} with "replay": true`);
   await engineRun(engine, ['stop', '--time', '30', second.name]);
-}
 
-type ReceiptBody = { id: string; replay?: boolean };
+  // `IMAGE parley serve …`: compose.yaml's two instances of a service on one PostgreSQL.
+  await twoInstancesOnPostgres({ engine, made, image, id, home, principal });
+}
 
 /** The base image: PARLEY_CONTAINER_BASE, else the local stand-in if built, else the default. */
 async function chooseBase(engine: ContainerEngine): Promise<string | undefined> {
@@ -169,46 +165,26 @@ async function chooseBase(engine: ContainerEngine): Promise<string | undefined> 
   if (named !== undefined && named !== '') return named;
   if (engine.name !== 'podman') return undefined;
   const [command, args] = engine.cli('image', 'exists', STAND_IN_BASE);
-  const exists = await runCommand(command, args, { timeoutMs: COMMAND_LIMIT_MS });
+  const exists = await runCommand(command, args, { timeoutMs: 60_000 });
   return exists.code === 0 ? STAND_IN_BASE : undefined;
 }
 
-/** Starts the image on the volume with port 8080 published on a free port; waits for health. */
-async function startContainer(
+/** The image's own command on the volume, port 8080 published on a free port of 127.0.0.1. */
+async function startPage(
   engine: ContainerEngine,
   image: string,
   volume: string,
   name: string,
 ): Promise<{ name: string; port: number; origin: string }> {
   const port = await freePort();
-  await engineRun(engine, [
-    'run',
-    '--detach',
-    '--name',
-    name,
+  say(`starting ${name}: port 8080 published at 127.0.0.1:${port}, /data on ${volume}`);
+  await runHealthy(engine, made, name, [
     '--publish',
     `127.0.0.1:${port}:8080`,
     '--volume',
     `${volume}:/data`,
     image,
   ]);
-  made.push({ what: `container ${name}`, remove: () => engineRun(engine, ['rm', '-f', name]) });
-  say(`started ${name}: port 8080 published at 127.0.0.1:${port}, /data on ${volume}`);
-  const deadline = Date.now() + HEALTH_LIMIT_MS;
-  const waitStarted = Date.now();
-  for (;;) {
-    if (await engine.healthy(name)) break;
-    const state = await engineRun(engine, ['inspect', '--format', '{{.State.Status}}', name]);
-    if (state.trim() === 'exited' || Date.now() > deadline) {
-      throw new Error(
-        `${name} is ${state.trim()}, not healthy, after ${((Date.now() - waitStarted) / 1000).toFixed(0)} s:\n${await containerLog(engine, name)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-  say(
-    `healthy after ${((Date.now() - waitStarted) / 1000).toFixed(1)} s (the image's HEALTHCHECK)`,
-  );
   return { name, port, origin: `http://127.0.0.1:${port}` };
 }
 
@@ -224,62 +200,13 @@ async function containerKeys(
   return { principal: whoami.principal, agent: whoami.agent };
 }
 
-async function containerLog(engine: ContainerEngine, name: string): Promise<string> {
-  const [command, args] = engine.cli('logs', name);
-  const result = await runCommand(command, args, { timeoutMs: COMMAND_LIMIT_MS, check: true });
-  return result.stdout + result.stderr;
-}
-
-async function engineRun(engine: ContainerEngine, args: string[]): Promise<string> {
-  const [command, argv] = engine.cli(...args);
-  return (await runCommand(command, argv, { timeoutMs: COMMAND_LIMIT_MS, check: true })).stdout;
-}
-
-/** This repo's CLI on the host, with its own PARLEY_HOME. */
-function hostCli(home: string, args: string[]) {
-  return runCommand(process.execPath, [CLI, ...args], {
-    timeoutMs: COMMAND_LIMIT_MS,
-    check: true,
-    env: { ...process.env, PARLEY_HOME: home },
-  });
-}
-
-/** A port free on 127.0.0.1 now (the engine binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function cleanUp(): Promise<void> {
-  for (const item of made.reverse()) {
-    try {
-      await item.remove();
-    } catch (error) {
-      say(
-        `could not remove ${item.what}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  }
-  made.length = 0;
-}
-
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     say(`${signal}: removing what this run made`);
-    cleanUp().finally(() => process.exit(130));
+    made.removeAll().finally(() => process.exit(130));
   });
 }
 
@@ -291,7 +218,7 @@ try {
   say(`container test FAILED: ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   if (!stopping) {
-    await cleanUp();
-    say(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    await made.removeAll();
+    say(`done in ${elapsed()} s`);
   }
 }
