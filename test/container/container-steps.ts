@@ -21,6 +21,15 @@ export function say(line: string): void {
   process.stdout.write(`[${elapsed().padStart(6)}s] ${line}\n`);
 }
 
+/** The part of a reply frame (`--json`) the test reads. */
+export type Frame = {
+  kind: string;
+  proposals?: { id: string }[];
+  receipt?: { id: string };
+  /** §4.4: on the RECEIPT of a COMMIT already done. */
+  replay?: boolean;
+};
+
 /** What a run made, removed in reverse order at its end; nothing else is ever removed. */
 export class MadeThings {
   readonly #items: { what: string; remove: () => Promise<unknown> }[] = [];
