@@ -1,10 +1,11 @@
 /**
  * `npm run test:container`: the image as a user runs it. Builds the Dockerfile at the root, runs
  * it as `docker run -p 127.0.0.1:PORT:8080 -v VOLUME:/data IMAGE` would, waits for its
- * HEALTHCHECK, pairs a principal made on this host with the pairing code from the container's log
- * and drives one INTENT and its COMMIT through the published port with the repo's own CLI; then
- * stops the container (SIGTERM, exit 0), starts a new one on the same volume and finds the keys
- * (same principal, none created) and the receipt (the COMMIT again is its replay, §4.4) again.
+ * HEALTHCHECK, opens the page in Chromium and pairs it with the code from the container's log,
+ * pairs a principal made on this host with the next code, and drives one INTENT and its COMMIT
+ * through the published port with the repo's own CLI; then stops the container (SIGTERM, exit 0),
+ * starts a new one on the same volume and finds the keys (same principal, none created), both
+ * paired principals, and the receipt (the COMMIT again is its replay, §4.4) again.
  * Then compose.yaml's shape: two containers of `IMAGE parley serve shop --store postgres://…` on
  * one schema of this machine's PostgreSQL, a proposal made by one committed through the other.
  * Everything it made (containers, volume, image, schema, temp folder) is removed at the end, and
@@ -34,11 +35,13 @@ import {
   runHealthy,
   say,
 } from './container-steps.js';
+import { pairInChromium } from './page-in-chromium.js';
 import { twoInstancesOnPostgres } from './two-instances.js';
 
 const STAND_IN_BASE = 'localhost/node22-slim-local';
 /** What `parley start` prints in the container (packages/cli/src/commands/start.ts). */
 const PAIRING_LINE = /Pairing code for the page: (\S+)/;
+const NEXT_CODE_LINE = /pairing code for another browser: ([\w-]+)/;
 const KEYS_CREATED = 'created the local keys';
 /** The image's user (Dockerfile: useradd --uid 10001). */
 const IMAGE_UID = '10001';
@@ -95,6 +98,9 @@ async function main(): Promise<void> {
   assert.match(await page.text(), /<!doctype html>/i);
   say(`GET ${first.origin}/ → 200, the page (Host: 127.0.0.1:${first.port}, not 8080)`);
 
+  await pairInChromium(first.origin, code);
+  say('Chromium opened the page at the published port and paired with that code');
+
   const home = join(work, 'home');
   const cli = (...args: string[]) => hostCli(home, args);
   const frame = async (...args: string[]): Promise<Frame> =>
@@ -103,11 +109,13 @@ async function main(): Promise<void> {
   const { principal } = JSON.parse((await cli('whoami', '--json')).stdout) as {
     principal: string;
   };
-  // As the page does it: same-origin POST, with the published address as its Origin.
+  // The next code, printed once the browser paired; sent as the page does: same-origin POST.
+  const next = NEXT_CODE_LINE.exec(await containerLog(engine, first.name))?.[1];
+  assert.ok(next !== undefined, 'a pairing prints the code for the next one');
   const paired = await fetch(`${first.origin}/pairing`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: first.origin },
-    body: JSON.stringify({ principal, code }),
+    body: JSON.stringify({ principal, code: next }),
   });
   assert.equal(
     paired.status,
@@ -140,7 +148,7 @@ async function main(): Promise<void> {
   const second = await startPage(engine, image, volume, `${volume}-2`);
   const secondLog = await containerLog(engine, second.name);
   assert.doesNotMatch(secondLog, new RegExp(KEYS_CREATED), 'the keys are found, not made again');
-  assert.match(secondLog, /1 paired page principal is trusted/);
+  assert.match(secondLog, /2 paired page principals are trusted/);
   assert.deepEqual(await containerKeys(engine, second.name), keysBefore);
   say(`same keys in /data: principal ${keysBefore.principal.slice(0, 20)}…, none made`);
   const again = await frame('commit', `${second.origin}/shop/parley`, proposal);
