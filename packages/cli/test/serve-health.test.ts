@@ -89,9 +89,15 @@ describe('parley serve: /healthz and /readyz (issue 26)', {
     });
   });
 
-  it('refuses a malformed --health address with one sentence and exit 2', async () => {
+  it('refuses a malformed --health, --grace or --log-format with one sentence and exit 2', async () => {
     const bad = await runCli(['serve', 'shop', '--health', 'nowhere'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--health takes HOST:PORT');
+    const grace = await runCli(['serve', 'shop', '--grace', 'soon'], env);
+    expect(grace.code).toBe(2);
+    expect(grace.stderr).toContain('--grace takes a number of seconds');
+    const format = await runCli(['serve', 'shop', '--log-format', 'xml'], env);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('--log-format takes text or json');
   });
 });

@@ -17,6 +17,7 @@ import {
 } from '@parley/service';
 import pg from 'pg';
 import { migrate } from './migrate.js';
+import type { Migration } from './migrations.js';
 import {
   type BeginCommitOutcome,
   type BeginUndoOutcome,
@@ -50,6 +51,11 @@ export type PostgresStoreOptions = {
    * none there it throws StoreError `no_store` and creates nothing. Default false: create it.
    */
   existing?: boolean;
+  /**
+   * The migrations this code brings (default MIGRATIONS): an upgrade test passes a later
+   * release's list to run "the new version" beside this one (migrations.ts, expand/contract).
+   */
+  migrations?: readonly Migration[];
 };
 
 type CountRow = { n: number };
@@ -99,7 +105,10 @@ export class PostgresStore implements Store {
       pool.on('error', options.onPoolError ?? reportPoolError);
     }
     try {
-      await migrate(pool, schema, { existing: options.existing === true });
+      await migrate(pool, schema, {
+        existing: options.existing === true,
+        ...(options.migrations === undefined ? {} : { migrations: options.migrations }),
+      });
     } catch (error) {
       if (ownsPool) await pool.end();
       throw error;

@@ -105,5 +105,7 @@ $$;
 export const RECEIPTS_ONCE: Migration = {
   version: 2,
   summary: "a commit's receipt, action and undo state in its commit row; receipts keeps reversals",
+  // Made before expand/contract: version 1 code cannot read receipts moved into commit rows.
+  oldestReader: 2,
   sql: (s) => [MOVE_RECEIPTS(s), FINISH_COMMIT(s), BEGIN_UNDO(s)].join('\n'),
 };

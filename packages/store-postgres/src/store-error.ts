@@ -4,8 +4,10 @@ export const STORE_ERROR_REASONS = [
   'bad_schema',
   /** openStore got a URL it does not know how to open. */
   'bad_url',
-  /** The database was migrated by newer code than this. */
+  /** The database was migrated by newer code than this, past what this code can work with. */
   'schema_too_new',
+  /** A contract migration came before the release with its expand was rolled out. */
+  'upgrade_order',
   /** Opened with `existing` where no Parley store has been made (a mistyped schema or folder). */
   'no_store',
   /**

@@ -20,5 +20,7 @@ CREATE INDEX proposals_to_sweep ON ${s.id}.proposals (expires) WHERE NOT kept;
 export const SWEEP_INDEXES: Migration = {
   version: 3,
   summary: 'proposals with a commit record marked kept, and out of the sweep index',
+  // Made before expand/contract, and no code older than it reads this field: counted as needing 3.
+  oldestReader: 3,
   sql: KEEP_COMMITTED,
 };

@@ -10,7 +10,14 @@ export class InstanceProcess {
   /** Resolves with the parley:// address once the instance listens. */
   readonly address: Promise<string>;
 
-  constructor(options: { url: string; schema: string; name: string; applyDelayMs?: number }) {
+  constructor(options: {
+    url: string;
+    schema: string;
+    name: string;
+    applyDelayMs?: number;
+    /** Whose migrations it brings (fixtures/next-release.ts); default this code's. */
+    release?: string;
+  }) {
     this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE], {
       env: {
         ...process.env,
@@ -18,6 +25,7 @@ export class InstanceProcess {
         PARLEY_PG_SCHEMA: options.schema,
         PARLEY_INSTANCE: options.name,
         PARLEY_APPLY_DELAY_MS: String(options.applyDelayMs ?? 0),
+        PARLEY_RELEASE: options.release ?? 'current',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -2,6 +2,7 @@ import { AddressCounts } from './address-counts.js';
 import type { FrameHandler } from './handler.js';
 import type { ServerLimits } from './limits.js';
 import { type ConnectionStreams, ServedConnection } from './served-connection.js';
+import type { RefusalReporter } from './server.js';
 import { TransportReplyIds, transportErrorReply } from './transport-replies.js';
 
 /**
@@ -13,14 +14,21 @@ export class ConnectionSet {
   readonly #handler: FrameHandler;
   readonly #limits: ServerLimits;
   readonly #onError: (error: unknown) => void;
+  readonly #onRefused: RefusalReporter | undefined;
   readonly #live = new Set<ServedConnection>();
   readonly #ids = new TransportReplyIds();
   readonly #perAddress: AddressCounts;
   #closing: Promise<void> | undefined;
   #allGone: (() => void) | undefined;
 
-  constructor(handler: FrameHandler, limits: ServerLimits, onError: (error: unknown) => void) {
+  constructor(
+    handler: FrameHandler,
+    limits: ServerLimits,
+    onError: (error: unknown) => void,
+    onRefused?: RefusalReporter,
+  ) {
     this.#handler = handler;
+    this.#onRefused = onRefused;
     this.#limits = limits;
     this.#onError = onError;
     this.#perAddress = new AddressCounts(limits.maxConnectionsPerAddress);
@@ -39,6 +47,7 @@ export class ConnectionSet {
     const { address } = streams;
     const refusal = this.#refusal(address);
     if (refusal !== undefined) {
+      this.#onRefused?.(refusal.code);
       const reply = transportErrorReply(this.#ids.next(), '', refusal.code, refusal.message, 1);
       streams.output.on('error', () => streams.destroy());
       streams.output.write(`${JSON.stringify(reply)}\n`);
@@ -53,6 +62,7 @@ export class ConnectionSet {
         idleTimeout: this.#limits.idleTimeout,
         maxBufferedBytes: this.#limits.maxBufferedBytes,
         onError: this.#onError,
+        ...(this.#onRefused === undefined ? {} : { onRefused: this.#onRefused }),
       },
       (gone) => {
         this.#live.delete(gone);

@@ -27,7 +27,12 @@ import {
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { answeredByPolicy } from './node-browser-policy.js';
 import { answeredHealth } from './node-health.js';
-import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
+import {
+  type ErrorReporter,
+  type ParleyServer,
+  type RefusalReporter,
+  reportToStderr,
+} from './server.js';
 import { socketPeer } from './socket-streams.js';
 import { listenError } from './transport-error.js';
 import { requestIdOfText, transportErrorReply } from './transport-replies.js';
@@ -46,6 +51,7 @@ export interface HttpListenOptions {
   /** What GET /readyz checks (health.ts); without it, ready while not stopping. */
   ready?: ReadinessProbe;
   onError?: ErrorReporter;
+  onRefused?: RefusalReporter;
 }
 
 /** After a 413, the rest of the body is drained (so the client reads the status) this long. */
@@ -175,6 +181,7 @@ export async function listenHttp(
       request,
       (body) => {
         if (count > limits.maxInFlight) {
+          options.onRefused?.('limit');
           const message = `at most ${limits.maxInFlight} requests may be in flight on one connection`;
           const re = requestIdOfText(Buffer.from(body).toString('utf8'));
           const reply = transportErrorReply(BRIDGE_REPLY_ID, re, 'limit', message, 1);
@@ -183,7 +190,10 @@ export async function listenHttp(
         }
         runExchange(handler, body, { peer, signal: abort.signal }, onError, nodeOutput(response));
       },
-      () => refuseTooLarge(request, response),
+      () => {
+        options.onRefused?.('too_large');
+        refuseTooLarge(request, response);
+      },
     );
   };
 
@@ -217,6 +227,7 @@ export async function listenHttp(
         return;
       case 'post':
         if (declaresTooLarge(request.headers['content-length'])) {
+          options.onRefused?.('too_large');
           refuseTooLarge(request, response);
           return;
         }
@@ -240,6 +251,7 @@ export async function listenHttp(
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
     if (!perAddress.add(address)) {
+      options.onRefused?.('limit');
       refused.add(socket);
       if (options.tls === undefined) socket.end(tooManyFromAddress(address));
       else socket.destroy();

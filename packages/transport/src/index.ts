@@ -41,7 +41,7 @@ export {
   type ParleyUrl,
   parseParleyUrl,
 } from './parley-url.js';
-export type { ErrorReporter, ParleyServer } from './server.js';
+export type { ErrorReporter, ParleyServer, RefusalReporter } from './server.js';
 export { type StdioServeOptions, serveStdio } from './stdio-server.js';
 export { listenStream, type StreamListenOptions } from './stream-server.js';
 export {

@@ -6,7 +6,7 @@ import type { ReadinessProbe } from './health.js';
 import { listenHttp } from './http-server.js';
 import type { ServerLimits } from './limits.js';
 import { parseParleyUrl } from './parley-url.js';
-import type { ErrorReporter, ParleyServer } from './server.js';
+import type { ErrorReporter, ParleyServer, RefusalReporter } from './server.js';
 import { serveStdio } from './stdio-server.js';
 import { listenStream } from './stream-server.js';
 import { TransportError } from './transport-error.js';
@@ -22,6 +22,8 @@ export interface ListenOptions {
   ready?: ReadinessProbe;
   /** Receives errors that must not reach peers (handler rejections); default: stderr. */
   onError?: ErrorReporter;
+  /** Told of every frame or connection the transport refuses itself (metrics). */
+  onRefused?: RefusalReporter;
   /** stdio:: streams other than process.stdin and process.stdout. */
   input?: Readable;
   output?: Writable;
@@ -41,6 +43,7 @@ export async function listen(
   const common = {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.onRefused === undefined ? {} : { onRefused: options.onRefused }),
   };
   const needTls = (scheme: string): TlsOptions => {
     if (options.tls === undefined) {

@@ -3,6 +3,7 @@ import type { EventReply, FinalReply, Reply } from '@parley/protocol';
 import type { FrameHandler, HandleContext } from './handler.js';
 import { LineSplitter } from './line-splitter.js';
 import { LineWriter } from './line-writer.js';
+import type { RefusalReporter } from './server.js';
 import {
   replyLine,
   requestIdOfText,
@@ -32,6 +33,7 @@ export interface ServedConnectionOptions {
   maxBufferedBytes: number;
   /** Receives handler failures and serialization errors; they never reach the peer. */
   onError: (error: unknown) => void;
+  onRefused?: RefusalReporter;
 }
 
 /** A retry hint, in seconds, on `limit` and `unavailable` replies made by the transport. */
@@ -229,6 +231,7 @@ export class ServedConnection {
     message: string,
     retry?: number,
   ): void {
+    if (code !== 'internal') this.#options.onRefused?.(code);
     this.writeReply(transportErrorReply(this.#ids.next(), re, code, message, retry));
   }
 

@@ -12,6 +12,14 @@ export interface ParleyServer {
   close(options?: { deadline?: number }): Promise<void>;
 }
 
+/**
+ * Told of every frame (or connection) the transport refuses itself, before any handler sees it:
+ * `bad_frame` (an oversized or non-UTF-8 line), `limit` (too many in flight, too many
+ * connections), `unavailable` (shutting down), `too_large` (an HTTP body over 1 MiB, 413).
+ * For metrics; never given the frame.
+ */
+export type RefusalReporter = (reason: 'bad_frame' | 'limit' | 'unavailable' | 'too_large') => void;
+
 /** Reports errors that must not reach a peer: handler rejections, oversized replies. */
 export type ErrorReporter = (error: unknown) => void;
 

@@ -3,7 +3,12 @@ import { ConnectionSet } from './connection-set.js';
 import type { FrameHandler } from './handler.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
 import type { ConnectionStreams } from './served-connection.js';
-import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
+import {
+  type ErrorReporter,
+  type ParleyServer,
+  type RefusalReporter,
+  reportToStderr,
+} from './server.js';
 
 /** Options of a stdio server. */
 export interface StdioServeOptions {
@@ -13,6 +18,7 @@ export interface StdioServeOptions {
   output?: Writable;
   limits?: Partial<ServerLimits>;
   onError?: ErrorReporter;
+  onRefused?: RefusalReporter;
 }
 
 /**
@@ -24,7 +30,12 @@ export function serveStdio(handler: FrameHandler, options: StdioServeOptions = {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const limits = resolveLimits({ maxConnections: 1, idleTimeout: 0, ...options.limits });
-  const connections = new ConnectionSet(handler, limits, options.onError ?? reportToStderr);
+  const connections = new ConnectionSet(
+    handler,
+    limits,
+    options.onError ?? reportToStderr,
+    options.onRefused,
+  );
   let goneListener: (() => void) | undefined;
   let gone = false;
   const markGone = (): void => {

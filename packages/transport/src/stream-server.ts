@@ -4,7 +4,12 @@ import { ConnectionSet } from './connection-set.js';
 import type { FrameHandler } from './handler.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { formatStreamUrl } from './parley-url.js';
-import { type ErrorReporter, type ParleyServer, reportToStderr } from './server.js';
+import {
+  type ErrorReporter,
+  type ParleyServer,
+  type RefusalReporter,
+  reportToStderr,
+} from './server.js';
 import { socketStreams } from './socket-streams.js';
 import { listenError } from './transport-error.js';
 
@@ -16,6 +21,7 @@ export interface StreamListenOptions {
   tls?: TlsOptions;
   limits?: Partial<ServerLimits>;
   onError?: ErrorReporter;
+  onRefused?: RefusalReporter;
 }
 
 /** §2.3: listens on TCP (`parley://`) or, with `tls`, TLS (`parleys://`). */
@@ -24,7 +30,12 @@ export async function listenStream(
   handler: FrameHandler,
 ): Promise<ParleyServer> {
   const limits = resolveLimits(options.limits);
-  const connections = new ConnectionSet(handler, limits, options.onError ?? reportToStderr);
+  const connections = new ConnectionSet(
+    handler,
+    limits,
+    options.onError ?? reportToStderr,
+    options.onRefused,
+  );
   const accept = (socket: Socket): void => {
     // Half-open only once the peer is in: a TLS handshake that fails must still close.
     socket.allowHalfOpen = true;

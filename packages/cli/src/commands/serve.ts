@@ -10,12 +10,23 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { ParleyMetrics, watchedOf } from '../ops/metrics.js';
+import { listenMetrics, type MetricsServer } from '../ops/metrics-server.js';
+import { bothObservers } from '../ops/observers.js';
+import { type LogFormat, parseLogFormat, serviceLog } from '../ops/request-log.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
 import { type McpFlags, mcpSource } from '../serve/mcp-factory.js';
 import { type OpenApiFlags, openApiFactory } from '../serve/openapi-factory.js';
-import { type Endpoint, runExample, runService, untilStopped } from '../serve/run-example.js';
+import {
+  DEFAULT_GRACE_MS,
+  type Endpoint,
+  HANDLER_EXTRA_MS,
+  runExample,
+  runService,
+  untilStopped,
+} from '../serve/run-example.js';
 import { loadServiceFactory } from '../serve/service-module.js';
 import { serviceName } from '../serve/service-name.js';
 
@@ -38,6 +49,10 @@ type ServeFlags = OpenApiFlags &
     trust?: string[];
     localTrust: boolean;
     health?: string;
+    metrics?: string;
+    logFormat: LogFormat;
+    grace?: string;
+    sweep: boolean;
   };
 
 /**
@@ -83,6 +98,24 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--health <host:port>',
       'answer GET /healthz (alive) and /readyz (store reachable, keys loaded) on this address; the --http endpoints answer them too',
     )
+    .option(
+      '--metrics <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (off by default; keep it on a private address)',
+    )
+    .option(
+      '--log-format <format>',
+      'text, or json (one pino object a line): one line per request with its id, verb, capability, outcome and duration, on stderr',
+      parseLogFormat,
+      'text',
+    )
+    .option(
+      '--grace <seconds>',
+      `on SIGTERM, how long requests in flight may take to finish before connections are cut (default ${DEFAULT_GRACE_MS / 1000}; a COMMIT already applying gets ${HANDLER_EXTRA_MS / 1000} s more)`,
+    )
+    .option(
+      '--no-sweep',
+      'leave deleting expired proposals, handles and auto records to another instance on the same store (large fleets)',
+    )
     .option('--stdio', 'serve one connection on stdin/stdout (logs go to stderr)')
     .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
@@ -112,16 +145,25 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       armTestKillPoint(env);
       // With --stdio, stdout carries frames only: everything else goes to stderr.
       const say = flags.stdio === true ? ctx.err : ctx.out;
-      const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
-      const endpoints = endpointsFrom(flags);
       const healthAt =
         flags.health === undefined ? undefined : parseHostPort(flags.health, '--health');
+      const metricsAt =
+        flags.metrics === undefined ? undefined : parseHostPort(flags.metrics, '--metrics');
+      const graceMs = flags.grace === undefined ? undefined : graceMsOf(flags.grace);
+      const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
+      const endpoints = endpointsFrom(flags);
+      const metrics = metricsAt === undefined ? undefined : new ParleyMetrics();
+      const log = serviceLog(flags.logFormat, (line) => ctx.err(line));
+      const observers = [log.observer(), ...(metrics === undefined ? [] : [metrics.observer()])];
       const trust = await trustedKeys(ctx.home, flags);
       const options = {
         store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
         trust,
         endpoints,
-        log: (line: string) => ctx.err(`${line}\n`),
+        log: log.message,
+        sweep: flags.sweep,
+        ...(graceMs === undefined ? {} : { graceMs }),
+        observe: bothObservers(observers),
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {
@@ -145,19 +187,34 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         }
         say(`health ${health.address}/healthz and /readyz (${running.name})\n`);
       }
+      let metricsServer: MetricsServer | undefined;
+      if (metrics !== undefined && metricsAt !== undefined) {
+        metrics.watch(watchedOf(running));
+        try {
+          metricsServer = await listenMetrics(metrics, metricsAt.host, metricsAt.port);
+        } catch (error) {
+          await health?.close();
+          await running.close();
+          await source.close?.();
+          throw error;
+        }
+        say(`metrics ${metricsServer.address} (${running.name})\n`);
+      }
       const served = health;
+      const scraped = metricsServer;
       if (trust.length === 0) {
-        ctx.err(
-          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…\n',
+        log.message(
+          'warning: no principal is trusted, so every grant is refused; pass --trust ed25519:…',
         );
       }
-      for (const key of trust) ctx.err(`trusting principal ${key}\n`);
+      for (const key of trust) log.info(`trusting principal ${key}`);
       const whole = {
         // /readyz turns 503 first, so a balancer stops sending work while in-flight work ends.
         async close() {
           served?.stopping();
           await running.close();
           await served?.close();
+          await scraped?.close();
         },
       };
       await untilStopped([whole], (stop) => {
@@ -166,10 +223,21 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         process.stdin.once('close', stop);
       });
       await source.close?.();
-      ctx.err(`stopped ${running.name}\n`);
+      log.info(`stopped ${running.name}`);
       return EXIT.ok;
     }),
   );
+}
+
+/** `--grace SECONDS`: a number of seconds from 0 to 3600. */
+function graceMsOf(text: string): number {
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw new CliError(
+      `--grace takes a number of seconds from 0 to 3600 (got "${text.slice(0, 40)}")`,
+    );
+  }
+  return Math.round(seconds * 1000);
 }
 
 /**

@@ -28,6 +28,7 @@ import { type PageServer, servePage } from '../start/page-server.js';
 import { MAX_WRONG_CODES, PairingCode } from '../start/pairing-code.js';
 import { PAIRING_PATH, pairingEndpoint } from '../start/pairing-endpoint.js';
 import { sessionText } from '../start/session-text.js';
+import { addOpsFlags, type OpsFlags, startOps } from '../start/start-ops.js';
 import { TrustedPrincipals } from '../start/trusted-principals.js';
 import { HTTP_PATH } from './serve.js';
 
@@ -43,7 +44,8 @@ export const START_PORTS = {
 const PAGE_BRIDGES = { calendar: '/calendar/parley', shop: '/shop/parley' } as const;
 
 type StartFlags = BrowserFlags &
-  ModelFlags & { data: string; host: string; ephemeral?: boolean; page?: string };
+  ModelFlags &
+  OpsFlags & { data: string; host: string; ephemeral?: boolean; page?: string };
 
 /**
  * `parley start` (what `npm start` runs): creates the local keys if missing, gives the local
@@ -75,6 +77,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option('--provider <name>', `the page's interview model: ${MODEL_FLAG_HELP.provider}`)
     .option('--model <name>', MODEL_FLAG_HELP.model)
     .option('--base-url <url>', MODEL_FLAG_HELP.baseUrl);
+  addOpsFlags(command);
   addBrowserFlags(command).action(
     cli.act(async (flags: StartFlags) => {
       const { ctx } = cli;
@@ -112,11 +115,13 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const port = (fixed: number): number => (flags.ephemeral === true ? 0 : fixed);
       // §6.4: the local principal, and the principals of pages paired before (and from now on).
       const trust = TrustedPrincipals.load(publicKeyString(principal), data);
-      const log = (line: string): void => ctx.err(`${line}\n`);
+      const ops = startOps(flags, (line) => ctx.err(line));
+      const log = ops.log.message;
       const calendar = await runExample('calendar', {
         store: join(data, 'calendar'),
         trust,
         log,
+        observe: ops.observe,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.calendar)}` },
           { url: `http://${host}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -126,6 +131,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         store: join(data, 'shop'),
         trust,
         log,
+        observe: ops.observe,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.shop)}` },
           { url: `http://${host}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },
@@ -203,9 +209,17 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             ['npx', 'parley'],
           ),
       );
-      await untilStopped(
-        pageServer === undefined ? [calendar, shop] : [pageServer, calendar, shop],
-      );
+      const metrics = await ops.serveMetrics([calendar, shop]).catch(async (error: unknown) => {
+        await Promise.all([pageServer?.close(), calendar.close(), shop.close()]);
+        throw error;
+      });
+      if (metrics !== undefined) ctx.out(`metrics ${metrics.address} (calendar, shop)\n`);
+      await untilStopped([
+        ...(pageServer === undefined ? [] : [pageServer]),
+        calendar,
+        shop,
+        ...(metrics === undefined ? [] : [metrics]),
+      ]);
       ctx.err('stopped\n');
       return EXIT.ok;
     }),
@@ -220,7 +234,7 @@ function pageBridges(
   log: (line: string) => void,
 ) {
   const bridge = (running: RunningExample, path: string) =>
-    createHttpBridge(running.service, {
+    createHttpBridge(running.handler, {
       path,
       ...(allowedHosts === undefined ? {} : { allowedHosts }),
       onError: (error) =>

@@ -2,12 +2,17 @@ import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } fro
 import { openStore, StoreError } from '@parley/store-postgres';
 import {
   type BrowserPolicyOptions,
+  type FrameHandler,
   listen,
   type ParleyServer,
   type ReadinessProbe,
+  type RefusalReporter,
 } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
+import { InFlightHandler } from '../ops/in-flight-handler.js';
+import { observedHandler, type RequestRecord } from '../ops/observed-handler.js';
+import { sweepless } from '../ops/sweepless-store.js';
 import { createExample, type ExampleName } from './example-services.js';
 import { serviceReadiness } from './readiness.js';
 
@@ -27,6 +32,11 @@ export type RunningExample = {
   name: string;
   /** The service, for a host that serves it on more (a page server's bridges). */
   service: Service;
+  /**
+   * The service as its endpoints call it: logged and measured (RunOptions.observe), and waited
+   * for at a stop. Serve it on more endpoints through this, not `service`.
+   */
+  handler: FrameHandler;
   servers: ParleyServer[];
   /** What /readyz checks for it: store reachable, keys loaded (readiness.ts). */
   ready: ReadinessProbe;
@@ -41,7 +51,30 @@ export type RunOptions = {
   trust: readonly string[];
   endpoints: readonly Endpoint[];
   log: (line: string) => void;
+  /** How long a stop lets in-flight requests finish (ms); default DEFAULT_GRACE_MS. */
+  graceMs?: number;
+  /** False: this instance leaves the store's sweep to another (`--no-sweep`); default true. */
+  sweep?: boolean;
+  /** Told of each answered request (logs, metrics) and each transport refusal, by service. */
+  observe?: ServiceObserver;
 };
+
+/** What an operator's logs and metrics hear of a running service. */
+export type ServiceObserver = {
+  request(service: string, record: RequestRecord): void;
+  refusals?(service: string): RefusalReporter;
+};
+
+/**
+ * The default grace period of a stop: under the 10 s a container runtime waits after SIGTERM
+ * (`docker stop`) once the handlers' extra time is added.
+ */
+export const DEFAULT_GRACE_MS = 7_000;
+/**
+ * After the grace period the transports cut what is left; a request already inside the service
+ * (a COMMIT applying) gets this much longer to write its receipt before the store is closed.
+ */
+export const HANDLER_EXTRA_MS = 2_000;
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
 export type ExampleRunOptions = Omit<RunOptions, 'trust'> & { trust: ServiceOptions['trust'] };
@@ -78,7 +111,8 @@ async function runOn(
   options: Omit<RunOptions, 'trust'>,
   name?: string,
 ): Promise<RunningExample> {
-  const store = await openServiceStore(label, options.store);
+  const opened = await openServiceStore(label, options.store);
+  const store = options.sweep === false ? sweepless(opened) : opened;
   const report = (message: string, error: unknown): void =>
     options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);
   let service: Service;
@@ -90,18 +124,36 @@ async function runOn(
   }
   const servers: ParleyServer[] = [];
   const ready = serviceReadiness(name ?? label, store, trust);
+  const shown = name ?? service.info.id;
+  const { observe } = options;
+  const handler = new InFlightHandler(
+    observe === undefined
+      ? service
+      : observedHandler(service, (record) => observe.request(shown, record)),
+  );
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const onRefused = observe?.refusals?.(shown);
+  // Stop: the transports take no new frames (ERROR unavailable) and let what is in flight end
+  // within the grace period; then requests still inside the service (a COMMIT applying) get
+  // HANDLER_EXTRA_MS more to write their receipts; only then do the service and the store close.
   const close = async (): Promise<void> => {
-    await Promise.allSettled(servers.map((server) => server.close()));
+    await Promise.allSettled(servers.map((server) => server.close({ deadline: graceMs })));
+    if (!(await handler.idle(HANDLER_EXTRA_MS))) {
+      options.log(
+        `[${shown}] ${handler.running} request(s) still running at the end of the grace period; a commit among them may be left in doubt (parley doubt)`,
+      );
+    }
     await service.close();
     await store.close();
   };
   try {
     for (const endpoint of options.endpoints) {
       servers.push(
-        await listen(endpoint.url, service, {
+        await listen(endpoint.url, handler, {
           ...(endpoint.tls === undefined ? {} : { tls: endpoint.tls }),
           ...(endpoint.browser === undefined ? {} : { browser: endpoint.browser }),
           ready,
+          ...(onRefused === undefined ? {} : { onRefused }),
           onError: (error) => report('transport', error),
         }),
       );
@@ -110,7 +162,7 @@ async function runOn(
     await close();
     throw new CliError(`${label}: ${reasonOf(error)}`);
   }
-  return { name: name ?? service.info.id, service, servers, ready, close };
+  return { name: shown, service, handler, servers, ready, close };
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
