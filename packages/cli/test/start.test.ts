@@ -75,6 +75,36 @@ describe('parley start (what `npm start` runs)', { timeout: CHILD_TEST_TIMEOUT_M
     expect(result.code).toBe(0);
   });
 
+  it('--host 0.0.0.0 (a container) listens on every interface and prints addresses to dial at 127.0.0.1', async () => {
+    const data = join(folder.path, 'every-interface');
+    const child = spawnTracked(
+      process.execPath,
+      [...NODE_ARGS, 'start', '--data', data, '--ephemeral', '--host', '0.0.0.0'],
+      { PARLEY_HOME: '' },
+    );
+    child.stdin?.end();
+    const printed = await waitForOutput(child, /over the HTTP bridge: .*\n/);
+    expect(printed.match(/^listening (parley|http):\/\/0\.0\.0\.0:\d+/gm)).toHaveLength(4);
+    const hello = / hello (parley:\/\/127\.0\.0\.1:\d+)$/m.exec(printed)?.[1] as string;
+    expect(hello).toBeDefined();
+    const answer = await runCli(['hello', hello], { PARLEY_HOME: join(data, 'home') });
+    expect(answer.stdout).toMatch(/^# Example Calendar/);
+    const done = collect(child, null);
+    child.kill('SIGTERM');
+    expect((await done).code).toBe(0);
+  });
+
+  it('--host takes an IPv4 address, and says so in one sentence otherwise', async () => {
+    const result = await runCli(
+      ['start', '--data', join(folder.path, 'bad-host'), '--host', 'localhost'],
+      {
+        PARLEY_HOME: '',
+      },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--host takes an IPv4 address to listen on');
+  });
+
   it('bin/parley.js (what npx links) runs the built CLI, or says it is not built', async () => {
     const shim = fileURLToPath(new URL('../bin/parley.js', import.meta.url));
     const result = await collect(spawnTracked(process.execPath, [shim, '--help'], {}));

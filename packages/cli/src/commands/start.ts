@@ -20,6 +20,12 @@ import type { RunningService } from '../serve/run-service.js';
 import { untilStopped } from '../serve/until-stopped.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
 import { ELICIT_PATH, elicitEndpoint } from '../start/elicit-endpoint.js';
+import {
+  DEFAULT_START_HOST,
+  listensEverywhere,
+  parseListenHost,
+  reachableUrl,
+} from '../start/listen-address.js';
 import { type PageServer, servePage } from '../start/page-server.js';
 import { MAX_WRONG_CODES, PairingCode } from '../start/pairing-code.js';
 import { PAIRING_PATH, pairingEndpoint } from '../start/pairing-endpoint.js';
@@ -38,17 +44,16 @@ export const START_PORTS = {
 } as const;
 /** Where the page finds each service's bridge, on its own origin. */
 const PAGE_BRIDGES = { calendar: '/calendar/parley', shop: '/shop/parley' } as const;
-const HOST = '127.0.0.1';
 
 type StartFlags = BrowserFlags &
   ModelFlags &
-  OpsFlags & { data: string; ephemeral?: boolean; page?: string };
+  OpsFlags & { data: string; host: string; ephemeral?: boolean; page?: string };
 
 /**
  * `parley start` (what `npm start` runs): creates the local keys if missing, gives the local
  * agent a grant for both example services (30.00 USD per order without asking), serves calendar
- * and shop on 127.0.0.1 over TCP and the HTTP bridge, prints a session to paste, and runs until
- * Ctrl-C or SIGTERM. Keys live in DIR/home unless PARLEY_HOME is set.
+ * and shop on 127.0.0.1 (or --host) over TCP and the HTTP bridge, prints a session to paste, and
+ * runs until Ctrl-C or SIGTERM. Keys live in DIR/home unless PARLEY_HOME is set.
  */
 export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv): void {
   const command = program
@@ -63,7 +68,12 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     )
     .option(
       '--page <dir>',
-      'serve this built page (apps/playground/dist) on 127.0.0.1:8080, with both services and a pairing step on its origin',
+      'serve this built page (apps/playground/dist) on port 8080, with both services and a pairing step on its origin',
+    )
+    .option(
+      '--host <address>',
+      'listen on this IPv4 address: 0.0.0.0 for every interface (a container); names other than IP addresses and localhost then need --allow-host',
+      DEFAULT_START_HOST,
     )
     .option('--ephemeral', 'listen on free ports instead of the fixed ones (for tests)')
     .option('--provider <name>', `the page's interview model: ${MODEL_FLAG_HELP.provider}`)
@@ -74,6 +84,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     cli.act(async (flags: StartFlags) => {
       const { ctx } = cli;
       const browser = browserPolicyFrom(flags);
+      const host = parseListenHost(flags.host);
       const data = resolve(flags.data);
       ensureFolder(data);
       const home =
@@ -114,8 +125,8 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         log,
         observe: ops.observe,
         endpoints: [
-          { url: `parley://${HOST}:${port(START_PORTS.calendar)}` },
-          { url: `http://${HOST}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
+          { url: `parley://${host}:${port(START_PORTS.calendar)}` },
+          { url: `http://${host}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
         ],
       });
       const shop = await runExample('shop', {
@@ -124,8 +135,8 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         log,
         observe: ops.observe,
         endpoints: [
-          { url: `parley://${HOST}:${port(START_PORTS.shop)}` },
-          { url: `http://${HOST}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },
+          { url: `parley://${host}:${port(START_PORTS.shop)}` },
+          { url: `http://${host}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },
         ],
       }).catch(async (error: unknown) => {
         await calendar.close();
@@ -149,7 +160,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             `paired a page: the services trust its principal ${key} from now on (pairing code for another browser: ${code.current})\n`,
           );
         pageServer = await servePage({
-          host: HOST,
+          host,
           port: port(START_PORTS.page),
           folder: page,
           ready: allProbes([calendar.ready, shop.ready]),
@@ -171,11 +182,14 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           `listening ${pageServer.origin} (page; the bridges at ${PAGE_BRIDGES.calendar} and ${PAGE_BRIDGES.shop})\n`,
         );
       }
-      const [calendarTcp, calendarHttp] = calendar.servers.map((s) => s.address);
-      const [shopTcp, shopHttp] = shop.servers.map((s) => s.address);
+      const [calendarTcp, calendarHttp] = calendar.servers.map((s) => reachableUrl(s.address));
+      const [shopTcp, shopHttp] = shop.servers.map((s) => reachableUrl(s.address));
       if (pageServer !== undefined && pairing !== undefined) {
         ctx.out(
-          `\nOpen ${pageServer.origin} in a browser: be the agent and the principal against both services, and run the consensus demo.\n` +
+          `\nOpen ${reachableUrl(pageServer.origin)} in a browser: be the agent and the principal against both services, and run the consensus demo.\n` +
+            (listensEverywhere(host)
+              ? 'From elsewhere, or where a container publishes the port, use that address instead (a host name other than localhost needs --allow-host NAME).\n'
+              : '') +
             `Pairing code for the page: ${pairing.current} (asked once, so the services trust the page's principal key)\n`,
         );
         if (trust.paired.length > 0) {
