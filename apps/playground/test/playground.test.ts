@@ -256,8 +256,9 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
     await expect(receipt.locator('.status').textContent()).resolves.toMatch(
       /^✓ Order 1 item, express delivery/,
     );
-    await expect(page.locator('.grants .consent-grant').textContent()).resolves.toMatch(
-      /only the proposal with hash/,
+    // §6.6: spent by that COMMIT, the consent is listed as used, with nothing to remove.
+    await expect(page.locator('.grants .consent-grant.used').textContent()).resolves.toMatch(
+      /^Used .*by receipt r_/,
     );
     const cancelled = await act(step('story-consent', 4), 'RECEIPT');
     const rows = await cancelled.locator('.undo-table tbody tr').allTextContents();

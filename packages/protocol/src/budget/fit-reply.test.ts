@@ -7,6 +7,7 @@ import type {
   ReceiptBody,
   ReplyBody,
 } from '../frames.js';
+import type { JsonValue } from '../json.js';
 import { estimateLens, renderLens } from '../lens/render-lens.js';
 import type { Elision } from './elision.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -242,7 +243,7 @@ describe('§8 fitting keeps as many items as fit (issue 21: the week re-asked at
       ],
     },
   };
-  const all = (week.data as { events: unknown[] }).events;
+  const all = (week.data as { events: JsonValue[] }).events;
   /** The week cut to its first `kept` events, with the More a fitting would add. */
   const cutTo = (kept: number, handle: string): AnswerBody => ({
     kind: 'ANSWER',
