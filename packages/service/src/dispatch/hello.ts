@@ -48,9 +48,20 @@ export async function hello(core: ServiceCore, request: HelloRequest): Promise<B
     capabilities: items.map(({ params: _params, ...rest }) => rest),
     more: [{ handle, path: 'capabilities', remaining: items.length, est }],
   };
-  // §8 list root: whole trailing capabilities go, at least one stays (what fitReply would do).
-  while (lean.capabilities.length > 1 && estimateLens(lean) > budget) {
-    lean.capabilities = lean.capabilities.slice(0, Math.floor(lean.capabilities.length / 2));
+  // §8 list root: whole trailing capabilities go, at least one stays, and as many stay as fit
+  // (as fitReply keeps them, fit-body.ts). Each capability adds a line and the More is the same
+  // for any count, so the Lens grows with the count and bisection finds the most that fit.
+  const all = lean.capabilities;
+  if (estimateLens(lean) > budget) {
+    let fits = 1;
+    let over = all.length;
+    while (over - fits > 1) {
+      const mid = fits + Math.floor((over - fits) / 2);
+      lean.capabilities = all.slice(0, mid);
+      if (estimateLens(lean) <= budget) fits = mid;
+      else over = mid;
+    }
+    lean.capabilities = all.slice(0, fits);
   }
   await storeRemainders(core, ownerOf(null, null), [
     { handle, remainder: { items, listRoot: 'capabilities' } },
