@@ -125,7 +125,7 @@ describe('the page after a used consent, a reload, and at 390 px', { timeout: 30
           const box = tab.getBoundingClientRect();
           const range = document.createRange();
           range.selectNodeContents(tab);
-          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
           return {
             label: tab.textContent,
             left: box.left,
@@ -153,7 +153,7 @@ describe('the page after a used consent, a reload, and at 390 px', { timeout: 30
       expected.map((tab) => ({ ...tab, lines: expect.toSatisfy((n: number) => n <= 2) })),
     );
     await page.screenshot({ path: join(OUTPUT, 'r3-protocol-390px-wide-font.png') });
-    await wide.evaluate((style) => style.remove());
+    await wide.evaluate((style) => (style as HTMLStyleElement).remove());
     const sideways = await page.evaluate(() => document.querySelector('.top')?.scrollWidth ?? 0);
     expect(sideways).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(OUTPUT, 'r3-protocol-390px.png') });

@@ -200,7 +200,7 @@ async function docService() {
     clock: () => T0,
     store,
   });
-  type Doc = Record<string, string>;
+  type Doc = { title: string; body: string };
   const read = async (ctx: { data: { get(key: string): Promise<unknown> } }) =>
     (await ctx.data.get('doc/1')) as Doc;
   const base = { params: { 'to?': 'string' }, transactional: true, current: 'data' as const };

@@ -32,26 +32,21 @@ export function briefOf(core: ServiceCore): BriefBody {
 }
 
 /**
- * §4.1 HELLO → BRIEF. When the full BRIEF is over budget, capabilities first lose their params
- * behind one More handle (whose EXPAND returns every capability in full), then trailing
- * capabilities are dropped (§8 list root) until the BRIEF fits.
+ * §4.1, §8: the BRIEF `full` fitted to `budget` when it is over it: every capability loses its
+ * params behind the More `handle` (whose EXPAND returns every capability in full), then trailing
+ * capabilities go (§8 list root), at least one staying, and as many staying as fit (as fitReply
+ * keeps them, fit-body.ts). Each capability adds a line and the More is the same for any count,
+ * so the Lens grows with the count and bisection finds the most that fit.
  */
-export async function hello(core: ServiceCore, request: HelloRequest): Promise<BriefBody> {
-  const full = briefOf(core);
-  const budget = request.budget ?? DEFAULT_BUDGET;
-  if (estimateLens(full) <= budget) return full;
+export function leanBrief(full: BriefBody, budget: number, handle: string): BriefBody {
   const items = full.capabilities;
-  const handle = newHandleId();
   const est = estimateLens({ kind: 'ANSWER', data: { items } });
+  const all = items.map(({ params: _params, ...rest }) => rest);
   const lean: BriefBody = {
     ...full,
-    capabilities: items.map(({ params: _params, ...rest }) => rest),
+    capabilities: all,
     more: [{ handle, path: 'capabilities', remaining: items.length, est }],
   };
-  // §8 list root: whole trailing capabilities go, at least one stays, and as many stay as fit
-  // (as fitReply keeps them, fit-body.ts). Each capability adds a line and the More is the same
-  // for any count, so the Lens grows with the count and bisection finds the most that fit.
-  const all = lean.capabilities;
   if (estimateLens(lean) > budget) {
     let fits = 1;
     let over = all.length;
@@ -63,8 +58,17 @@ export async function hello(core: ServiceCore, request: HelloRequest): Promise<B
     }
     lean.capabilities = all.slice(0, fits);
   }
-  await storeRemainders(core, ownerOf(null, null), [
-    { handle, remainder: { items, listRoot: 'capabilities' } },
-  ]);
   return lean;
+}
+
+/** §4.1 HELLO → BRIEF: in full when it fits the budget, else leanBrief. */
+export async function hello(core: ServiceCore, request: HelloRequest): Promise<BriefBody> {
+  const full = briefOf(core);
+  const budget = request.budget ?? DEFAULT_BUDGET;
+  if (estimateLens(full) <= budget) return full;
+  const handle = newHandleId();
+  await storeRemainders(core, ownerOf(null, null), [
+    { handle, remainder: { items: full.capabilities, listRoot: 'capabilities' } },
+  ]);
+  return leanBrief(full, budget, handle);
 }
