@@ -106,7 +106,42 @@ describe('§2.1 a reply that cannot be sent keeps nothing', async () => {
     ],
     apply: () => null,
   });
+  service.ask('acme.wide', {
+    params: { chars: 'int' },
+    run: (params) => ({ text: '語'.repeat(params.chars as number) }),
+  });
   const token = await grant(principal, agent, BASE_CAVEATS);
+
+  it('an ANSWER still over 1 MiB after fitting to its budget is limit, and no handle is kept', async () => {
+    const puts: number[] = [];
+    const putHandles = store.putHandles.bind(store);
+    store.putHandles = async (records) => {
+      puts.push(records.length);
+      return putHandles(records);
+    };
+    // 2 million three-byte characters at a budget of 600,000: fitting halves the text twice, to
+    // 500,000 characters (1.5 MB), which fits the budget but not a frame.
+    const frame = await request({
+      verb: 'ASK',
+      capability: 'acme.wide',
+      params: { chars: 2_000_000 },
+      budget: 600_000,
+    });
+    const reply = (await send(service, frame)).reply as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'limit' });
+    expect(reply.message).toContain('even fitted to the budget');
+    expect(puts).toEqual([]);
+    // The same cut to a budget that a frame holds keeps its handle.
+    const small = await request({
+      verb: 'ASK',
+      capability: 'acme.wide',
+      params: { chars: 2_000_000 },
+      budget: 100_000,
+    });
+    expect((await send(service, small)).reply.kind).toBe('ANSWER');
+    expect(puts).toEqual([1]);
+    store.putHandles = putHandles;
+  });
 
   it.each([
     ['anonymous', 'anonymous'],
