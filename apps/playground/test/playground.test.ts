@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import {
+  type AnswerReply,
   type Consent,
   consentLines,
   estimateTokens,
@@ -268,7 +269,13 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
   it('a budget cuts a reply and leaves EXPAND handles; EXPAND fetches the rest', async () => {
     await act(step('story-budget', 1), 'ANSWER');
     const cut = await act(step('story-budget', 2), 'ANSWER');
-    await expect(cut.locator('.request-line + .tag').textContent()).resolves.toBe('budget 60');
+    await expect(cut.locator('.request-line + .tag').textContent()).resolves.toBe('budget 80');
+    // §8: the cut keeps what fits, at least the first event here, and stays within the budget.
+    const fitted = await replyOf(cut);
+    expect(
+      (fitted as AnswerReply & { data: { events: unknown[] } }).data.events.length,
+    ).toBeGreaterThanOrEqual(1);
+    expect(estimateTokens(renderLens(fitted))).toBeLessThanOrEqual(80);
     await expect(cut.locator('.more-item').first().textContent()).resolves.toMatch(
       /more at data\.events — handle h_/,
     );

@@ -276,7 +276,22 @@ describe('§8 fitting keeps as many items as fit (issue 21: the week re-asked at
     expect(reply).toEqual(cutTo(0, handle));
   });
 
-  it('at every budget, keeps the most events whose reply fits, not half of a count that did not', () => {
+  it('at 80, keeps at least one event whatever the handle costs (the page asks at 80)', () => {
+    // From the cheapest handle (one letter run: 3 tokens) to the dearest 22 base64url characters
+    // can be (each its own token: 24).
+    for (const handle of [
+      'h_aaaaaaaaaaaaaaaaaaaaaa',
+      'h_8tQFMKUg7-oDwaV38Fd8Ug',
+      `h_${'a-'.repeat(11)}`,
+    ]) {
+      const { reply } = fitReply(week, 80, () => handle);
+      expect(keptOf(reply), handle).toBeGreaterThanOrEqual(1);
+      expect(est(reply)).toBeLessThanOrEqual(80);
+    }
+    expect(estimateTokens(`h_${'a-'.repeat(11)}`)).toBe(24);
+  });
+
+  it('at every budget, keeps the most events whose reply fits, not half of a count that did not', async () => {
     const handle = 'h_8tQFMKUg7-oDwaV38Fd8Ug';
     const overshoots: number[] = [];
     for (let budget = est(cutTo(0, handle)); budget <= est(week); budget++) {
