@@ -91,7 +91,8 @@ async function assemble(
     principalKey: publicKeyString(principal),
     agentKey: publicKeyString(agent),
     wallet,
-    used,
+    // A kept entry that no longer decodes shows nothing: dropped.
+    used: used.filter((u) => onlyHashOf(u.token) !== undefined),
   };
 }
 
@@ -137,13 +138,24 @@ export function markConsentUsed(keys: BrowserKeys, proposalHash: string, receipt
     keys.wallet.remove(token);
     keys.used.push({ token, receipt });
   }
+  // Only the latest are shown; the rest authorize nothing and need no keeping.
+  keys.used.splice(0, Math.max(0, keys.used.length - USED_KEPT));
   if (spent.length > 0) write(keys);
   return spent.length > 0;
 }
 
-/** The proposal hash of a grant's `only` caveat (§6.3), if it has one. */
+/** How many used consents are kept to show. */
+const USED_KEPT = 20;
+
+/** The proposal hash of a grant's `only` caveat (§6.3), if it has one (undefined if it does not decode). */
 export function onlyHashOf(token: string): string | undefined {
-  for (const block of decodeGrant(token)) {
+  let blocks: ReturnType<typeof decodeGrant>;
+  try {
+    blocks = decodeGrant(token);
+  } catch {
+    return undefined;
+  }
+  for (const block of blocks) {
     for (const caveat of block.p.caveats as Caveat[]) {
       const read = readCaveat(caveat);
       if ('name' in read && read.name === 'only') return read.value;
