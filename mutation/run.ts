@@ -34,7 +34,10 @@ function parseArgs(argv: string[]): RunArgs {
     } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else names.push(arg);
   }
-  const scopes = names.length === 0 ? [...MUTATION_SCOPES] : names.flatMap(mutationScopes);
+  const scopes =
+    names.length === 0
+      ? MUTATION_SCOPES.filter((s) => s.onlyWhenNamed !== true)
+      : names.flatMap(mutationScopes);
   return { scopes, force, concurrency };
 }
 

@@ -24,6 +24,8 @@ export interface MutationScope {
   stretches: Stretch[];
   /** vitest `include` globs for the tests that may kill this scope's mutants. */
   tests: string[];
+  /** Run only when named: a part of a larger scope that `npm run mutate` alone already covers. */
+  onlyWhenNamed?: true;
 }
 
 const PROTOCOL_TESTS = ['packages/protocol/src/**/*.test.ts', 'conformance/**/*.test.ts'];
@@ -94,6 +96,18 @@ export const MUTATION_SCOPES: readonly MutationScope[] = [
     stretches: [],
     tests: SERVICE_TESTS,
   },
+  // One file of the dispatcher at a time (issue 21: the survivors a client could see), for a
+  // rerun that fits the shared machine; the tests are the dispatcher's, Stryker runs per mutant
+  // only those that reached it.
+  ...['draft', 'hello', 'hold-effects', 'reply'].map(
+    (file): MutationScope => ({
+      name: `dispatch-${file}`,
+      files: [`packages/service/src/dispatch/${file}.ts`],
+      stretches: [],
+      tests: SERVICE_TESTS,
+      onlyWhenNamed: true,
+    }),
+  ),
   {
     // §6.3 reservations, the commit record and their release, in the two stores of @parley/service.
     name: 'stores',

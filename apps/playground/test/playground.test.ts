@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import {
+  type AnswerReply,
   type Consent,
   consentLines,
   estimateTokens,
@@ -256,8 +257,9 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
     await expect(receipt.locator('.status').textContent()).resolves.toMatch(
       /^✓ Order 1 item, express delivery/,
     );
-    await expect(page.locator('.grants .consent-grant').textContent()).resolves.toMatch(
-      /only the proposal with hash/,
+    // §6.6: spent by that COMMIT, the consent is listed as used, with nothing to remove.
+    await expect(page.locator('.grants .consent-grant.used').textContent()).resolves.toMatch(
+      /^Used .*by receipt r_/,
     );
     const cancelled = await act(step('story-consent', 4), 'RECEIPT');
     const rows = await cancelled.locator('.undo-table tbody tr').allTextContents();
@@ -267,7 +269,13 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
   it('a budget cuts a reply and leaves EXPAND handles; EXPAND fetches the rest', async () => {
     await act(step('story-budget', 1), 'ANSWER');
     const cut = await act(step('story-budget', 2), 'ANSWER');
-    await expect(cut.locator('.request-line + .tag').textContent()).resolves.toBe('budget 60');
+    await expect(cut.locator('.request-line + .tag').textContent()).resolves.toBe('budget 80');
+    // §8: the cut keeps what fits, at least the first event here, and stays within the budget.
+    const fitted = await replyOf(cut);
+    expect(
+      (fitted as AnswerReply & { data: { events: unknown[] } }).data.events.length,
+    ).toBeGreaterThanOrEqual(1);
+    expect(estimateTokens(renderLens(fitted))).toBeLessThanOrEqual(80);
     await expect(cut.locator('.more-item').first().textContent()).resolves.toMatch(
       /more at data\.events — handle h_/,
     );

@@ -1,6 +1,8 @@
 import {
   type AnswerReply,
+  type BriefBody,
   type BriefReply,
+  estimateLens,
   estimateTokens,
   publicKeyString,
   renderLens,
@@ -56,6 +58,77 @@ describe('§4.1 HELLO', async () => {
       })
     ).reply as AnswerReply;
     expect(expanded.data).toEqual({ items: full.capabilities });
+  });
+
+  it('§4.1, §8: at every budget, the full BRIEF if it fits, else as many capabilities as fit without params', async () => {
+    const full = (await send(service, { parley: 1, id: '1', verb: 'HELLO' })).reply as BriefReply;
+    const { parley: _p, id: _i, re: _r, ...body } = full;
+    const items = full.capabilities;
+    const est = estimateLens({ kind: 'ANSWER', data: { items } });
+    /** The BRIEF with its first `n` capabilities, without params, and the More for the list. */
+    const lean = (n: number, handle: string): BriefBody => ({
+      ...body,
+      capabilities: items.slice(0, n).map(({ params: _params, ...rest }) => rest),
+      more: [{ handle, path: 'capabilities', remaining: items.length, est }],
+    });
+    const probe = lean(1, 'h_0000000000000000000000');
+    for (let budget = estimateLens(probe) - 2; budget <= estimateLens(body) + 1; budget++) {
+      const reply = (await send(service, { parley: 1, id: `b${budget}`, verb: 'HELLO', budget }))
+        .reply as BriefReply;
+      const { parley: _a, id: _b, re: _c, ...got } = reply;
+      if (estimateLens(body) <= budget) {
+        expect(got, `budget ${budget}`).toEqual(body);
+        continue;
+      }
+      const handle = reply.more?.[0]?.handle ?? '';
+      const kept = reply.capabilities.length;
+      expect(got, `budget ${budget}`).toEqual(lean(kept, handle));
+      // The most that fit: one more would not (and one stays even when none fits).
+      if (kept < items.length) expect(estimateLens(lean(kept + 1, handle))).toBeGreaterThan(budget);
+      if (kept > 1) expect(estimateLens(got)).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('§4.1: a BRIEF entry carries the summary, params and an intent`s risk its definition has', async () => {
+    const bare = defineService({ id: SERVICE_ID, name: 'Bare', trust: [], clock: () => T0 });
+    bare.ask('bare.read', { summary: 'Read it', run: () => null });
+    bare.ask('bare.peek', { run: () => null });
+    bare.intent('bare.do', {
+      params: { 'x?': 'int' },
+      plan: () => [],
+      apply: () => null,
+    });
+    bare.intent('bare.risky', {
+      summary: 'Risky',
+      risk: 'high',
+      plan: () => [],
+      apply: () => null,
+    });
+    const brief = (await send(bare, { parley: 1, id: '1', verb: 'HELLO' })).reply as BriefReply;
+    // Written as on the wire: what is not there is absent, not undefined.
+    expect(JSON.parse(JSON.stringify(brief.capabilities))).toEqual([
+      { name: 'bare.read', kind: 'ask', summary: 'Read it' },
+      { name: 'bare.peek', kind: 'ask' },
+      { name: 'bare.do', kind: 'intent', params: { 'x?': 'int' } },
+      { name: 'bare.risky', kind: 'intent', summary: 'Risky', risk: 'high' },
+    ]);
+  });
+
+  it('§8: the capabilities handle expands to whole capability entries, never altered', async () => {
+    const wordy = defineService({ id: SERVICE_ID, name: 'Wordy', trust: [], clock: () => T0 });
+    // A summary long enough that a deep cut would shorten it (over 200 characters).
+    wordy.ask('wordy.long', { summary: 'Reads everything. '.repeat(25), run: () => null });
+    wordy.ask('wordy.short', { summary: 'Reads little', run: () => null });
+    const small = (await send(wordy, { parley: 1, id: '5', verb: 'HELLO', budget: 40 }))
+      .reply as BriefReply;
+    const full = (await send(wordy, { parley: 1, id: '6', verb: 'HELLO' })).reply as BriefReply;
+    const handle = small.more?.[0]?.handle;
+    const slice = (await send(wordy, { parley: 1, id: '7', verb: 'EXPAND', handle, budget: 30 }))
+      .reply as AnswerReply;
+    const got = (slice.data as { items: unknown[] }).items;
+    // A list root loses whole trailing items only, and keeps at least one (§8).
+    expect(got.length).toBeGreaterThanOrEqual(1);
+    expect(got).toEqual(full.capabilities.slice(0, got.length));
   });
 
   it('§4.1: a tiny budget keeps at least one capability and stays as small as it can', async () => {

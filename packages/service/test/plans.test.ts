@@ -82,6 +82,109 @@ describe('§4.3 what a plan answers', () => {
     expect(reply).toMatchObject({ kind: 'ERROR', code: 'internal' });
   });
 
+  // §5.1 (draft.ts): what a plan may return is checked before it is hashed and offered. A draft
+  // the spec does not allow is the service's bug: the agent gets `internal` and nothing to
+  // commit (the words of the check go to the service's log, not to the agent).
+  const draft = (extra: Record<string, unknown>) => ({
+    summary: 'Do it',
+    effects: [{ op: 'send', target: 'x' }],
+    action: null,
+    ...extra,
+  });
+  const update = (target: string, field?: string) => ({
+    op: 'update',
+    target,
+    ...(field === undefined ? {} : { field }),
+    from: 1,
+    to: 2,
+  });
+  const refused: [string, Record<string, unknown>][] = [
+    ['no summary', draft({ summary: undefined })],
+    ['an empty summary', draft({ summary: '' })],
+    ['a summary that is not a string', draft({ summary: 7 })],
+    ['effects that are not a list', draft({ effects: { op: 'send', target: 'x' } })],
+    ['an effect that is not an object', draft({ effects: ['send x'] })],
+    ['an effect that is a list', draft({ effects: [['send', 'x']] })],
+    ['an effect with an unknown op', draft({ effects: [{ op: 'explode', target: 'x' }] })],
+    ['an effect without a target', draft({ effects: [{ op: 'send' }] })],
+    [
+      'an effect with a target that is not a string',
+      draft({ effects: [{ op: 'send', target: 1 }] }),
+    ],
+    ['a from that is an object', draft({ effects: [{ ...update('x'), from: { a: 1 } }] })],
+    ['a to that is a list', draft({ effects: [{ ...update('x'), to: [1] }] })],
+    [
+      'a to that is not finite',
+      draft({ effects: [{ ...update('x'), to: Number.POSITIVE_INFINITY }] }),
+    ],
+    ['a from that is NaN', draft({ effects: [{ ...update('x'), from: Number.NaN }] })],
+    ['two updates of one field', draft({ effects: [update('x', 'f'), update('x', 'f')] })],
+    ['two updates of one whole target', draft({ effects: [update('x'), update('x')] })],
+    ['a cost of a fraction', draft({ cost: { amount: 1.5, currency: 'USD' } })],
+    ['a cost beyond a safe integer', draft({ cost: { amount: 2 ** 53, currency: 'USD' } })],
+    ['a cost without a currency', draft({ cost: { amount: 1 } })],
+    ['a cost with an empty currency', draft({ cost: { amount: 1, currency: '' } })],
+    ['an unknown risk', draft({ risk: 'extreme' })],
+    ['an undo window of 0', draft({ undoWindow: 0 })],
+    ['a negative undo window', draft({ undoWindow: -60 })],
+    ['an undo window of a fraction', draft({ undoWindow: 1.5 })],
+    ['an expiresIn of 0', draft({ expiresIn: 0 })],
+    ['a negative expiresIn', draft({ expiresIn: -1 })],
+    ['an expiresIn of a fraction', draft({ expiresIn: 0.5 })],
+  ];
+  it.each(refused)('§5.1: a draft with %s is internal, never offered', async (_what, bad) => {
+    const s = await setup();
+    s.service.intent('acme.bad', {
+      params: {},
+      plan: () => [bad as never],
+      apply: () => ({}),
+      revert: () => undefined,
+    });
+    const reply = (await s.intent('acme.bad')) as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'internal' });
+  });
+
+  const offered: [string, Record<string, unknown>][] = [
+    ['no effects', draft({ effects: [] })],
+    [
+      'scalar from and to of every kind',
+      draft({
+        effects: [
+          { op: 'update', target: 'a', from: null, to: 'x' },
+          { op: 'update', target: 'b', from: true, to: false },
+          { op: 'update', target: 'c', from: -1, to: 0 },
+          { op: 'create', target: 'd' },
+        ],
+      }),
+    ],
+    [
+      'updates of two fields of one target, and of one field of two targets',
+      draft({ effects: [update('x', 'f'), update('x', 'g'), update('y', 'f'), update('x')] }),
+    ],
+    [
+      'an update and a create of one field',
+      draft({ effects: [update('x', 'f'), { op: 'create', target: 'x', field: 'f' }] }),
+    ],
+    ['a free cost', draft({ cost: { amount: 0, currency: 'USD' } })],
+    ['a null cost', draft({ cost: null })],
+    ['a risk of high', draft({ risk: 'high' })],
+    ['an undo window of one second', draft({ undoWindow: 1 })],
+    ['a null undo window', draft({ undoWindow: null })],
+    ['an expiresIn of one second', draft({ expiresIn: 1 })],
+  ];
+  it.each(offered)('§5.1: a draft with %s is offered', async (_what, good) => {
+    const s = await setup();
+    s.service.intent('acme.good', {
+      params: {},
+      plan: () => [good as never],
+      apply: () => ({}),
+      revert: () => undefined,
+    });
+    const reply = (await s.intent('acme.good')) as ProposalsReply;
+    expect(reply.kind, JSON.stringify(reply)).toBe('PROPOSALS');
+    expect(reply.proposals[0]?.effects).toEqual(good.effects);
+  });
+
   it('§5.1: expires is the end of the TTL rounded up to a whole minute', async () => {
     const s = await setup();
     const [p] = ((await s.intent('acme.buy', { amount: 1 })) as ProposalsReply).proposals;

@@ -2,6 +2,8 @@ import {
   type AnswerReply,
   type ErrorReply,
   keyPairFromSeed,
+  MAX_FRAME_BYTES,
+  MAX_ID_LENGTH,
   type ProposalsReply,
   publicKeyString,
 } from '@parley/protocol';
@@ -104,7 +106,42 @@ describe('§2.1 a reply that cannot be sent keeps nothing', async () => {
     ],
     apply: () => null,
   });
+  service.ask('acme.wide', {
+    params: { chars: 'int' },
+    run: (params) => ({ text: '語'.repeat(params.chars as number) }),
+  });
   const token = await grant(principal, agent, BASE_CAVEATS);
+
+  it('an ANSWER still over 1 MiB after fitting to its budget is limit, and no handle is kept', async () => {
+    const puts: number[] = [];
+    const putHandles = store.putHandles.bind(store);
+    store.putHandles = async (records) => {
+      puts.push(records.length);
+      return putHandles(records);
+    };
+    // 2 million three-byte characters at a budget of 600,000: fitting halves the text twice, to
+    // 500,000 characters (1.5 MB), which fits the budget but not a frame.
+    const frame = await request({
+      verb: 'ASK',
+      capability: 'acme.wide',
+      params: { chars: 2_000_000 },
+      budget: 600_000,
+    });
+    const reply = (await send(service, frame)).reply as ErrorReply;
+    expect(reply).toMatchObject({ kind: 'ERROR', code: 'limit' });
+    expect(reply.message).toContain('even fitted to the budget');
+    expect(puts).toEqual([]);
+    // The same cut to a budget that a frame holds keeps its handle.
+    const small = await request({
+      verb: 'ASK',
+      capability: 'acme.wide',
+      params: { chars: 2_000_000 },
+      budget: 100_000,
+    });
+    expect((await send(service, small)).reply.kind).toBe('ANSWER');
+    expect(puts).toEqual([1]);
+    store.putHandles = putHandles;
+  });
 
   it.each([
     ['anonymous', 'anonymous'],
@@ -135,6 +172,68 @@ describe('§2.1 a reply that cannot be sent keeps nothing', async () => {
       store.putProposals = putProposals;
     },
   );
+});
+
+describe('§2.1 the 1 MiB bound on a reply, to the byte', async () => {
+  const service = defineService({
+    id: SERVICE_ID,
+    name: 'Big',
+    trust,
+    clock: () => T0,
+    store: new MemoryStore(),
+  });
+  // One proposal whose data is `wide` three-byte characters (UTF-8) and `narrow` ASCII ones.
+  service.intent('acme.text', {
+    params: { wide: 'int', narrow: 'int' },
+    plan: (params) => [
+      {
+        summary: 'Keep a text',
+        effects: [{ op: 'create', target: 'text/1' }],
+        action: null,
+        data: '語'.repeat(params.wide as number) + 'x'.repeat(params.narrow as number),
+      },
+    ],
+    apply: () => null,
+  });
+  const token = await grant(principal, agent, BASE_CAVEATS);
+  /** The reply to an authorized INTENT (its proposals are kept), at a budget it fits within. */
+  const textOf = async (wide: number, narrow: number) =>
+    (
+      await send(
+        service,
+        await request(
+          { verb: 'INTENT', capability: 'acme.text', params: { wide, narrow }, budget: 10_000_000 },
+          { key: agent, grants: [token], ts: T0 },
+        ),
+      )
+    ).reply;
+  /** UTF-8 bytes of a reply's body: the frame without its envelope (parley, id, re). */
+  const bodyBytes = (reply: object): number => {
+    const { parley: _p, id: _i, re: _r, ...body } = reply as Record<string, unknown>;
+    return Buffer.byteLength(JSON.stringify(body));
+  };
+  // The room the service keeps for the envelope: our frame id, and `re` echoing a request id of
+  // up to MAX_ID_LENGTH characters of 3 bytes each (reply.ts).
+  const envelope = 64 + 3 * MAX_ID_LENGTH;
+
+  it('a body that fills the bound exactly is sent; one byte more is limit', async () => {
+    const empty = bodyBytes(await textOf(0, 0));
+    const room = MAX_FRAME_BYTES - envelope - empty;
+    // Mostly three-byte characters: their UTF-16 length is a third of their bytes, so the check
+    // cannot be settled by the length alone.
+    const wide = Math.floor(room / 3);
+    const fits = await textOf(wide, room - 3 * wide);
+    expect(fits.kind).toBe('PROPOSALS');
+    expect(bodyBytes(fits) + envelope).toBe(MAX_FRAME_BYTES);
+    const over = (await textOf(wide, room - 3 * wide + 1)) as ErrorReply;
+    expect(over).toMatchObject({ kind: 'ERROR', code: 'limit' });
+    expect(over.message).toContain('1 MiB');
+  });
+
+  it('a body of half a MiB of ASCII is sent: only its bytes count, not three per character', async () => {
+    const reply = await textOf(0, 512 * 1024);
+    expect(reply.kind).toBe('PROPOSALS');
+  });
 });
 
 describe('§4.6 EXPAND handles are kept within a bound per pool, oldest out first', async () => {

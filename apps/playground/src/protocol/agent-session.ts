@@ -1,7 +1,7 @@
 import { connect, type ParleyClient, ProposalMemory, type RequestDraft } from '@parley/client';
 import { type FinalReply, hashProposal, type Proposal, type Request } from '@parley/protocol';
 import type { BrowserKeys } from './browser-keys.js';
-import { bridgeUrl, type ServiceName } from './services.js';
+import { bridgeUrl, SERVICES, type ServiceName } from './services.js';
 
 /** One request as it went over the wire and the final reply it got. */
 export type Exchange = {
@@ -25,9 +25,17 @@ export class AgentSession {
   readonly #record: (exchange: Exchange) => void;
   #n = 0;
 
-  constructor(keys: BrowserKeys, record: (exchange: Exchange) => void) {
+  /**
+   * `past` is the history kept across a reload: its numbers go on from the last, and its
+   * proposals are remembered again, so a consent for one of them still matches (§6.6).
+   */
+  constructor(keys: BrowserKeys, record: (exchange: Exchange) => void, past: Exchange[] = []) {
     this.keys = keys;
     this.#record = record;
+    for (const exchange of past) {
+      this.#n = Math.max(this.#n, exchange.n);
+      this.#remember(SERVICES[exchange.service].id, exchange.reply);
+    }
   }
 
   /** The client for `service`, connected on first use. */

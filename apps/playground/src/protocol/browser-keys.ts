@@ -1,17 +1,33 @@
 import { Wallet } from '@parley/client';
 import {
+  type Caveat,
   decodeB64url,
+  decodeGrant,
   encodeB64url,
   generateKeyPair,
   type KeyPair,
   keyPairFromSeed,
   publicKeyString,
+  readCaveat,
 } from '@parley/protocol';
 
 /** Where the page keeps its keys and the agent's grants: this browser, this origin, only. */
 const STORAGE_KEY = 'parley-playground/keys/v1';
 
-type Stored = { principal: string; agent: string; grants: string[] };
+/** A one-shot consent grant (§6.6) after its COMMIT: kept to show, never presented again. */
+export type UsedConsent = { token: string; receipt: string };
+
+type Stored = { principal: string; agent: string; grants: string[]; used: UsedConsent[] };
+
+function isUsedConsent(value: unknown): value is UsedConsent {
+  const v = value as Partial<UsedConsent> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.token === 'string' &&
+    typeof v.receipt === 'string'
+  );
+}
 
 /**
  * The page's two keys, made in this browser (WebCrypto Ed25519 through @parley/protocol), and
@@ -24,6 +40,8 @@ export interface BrowserKeys {
   principalKey: string;
   agentKey: string;
   wallet: Wallet;
+  /** One-shot consents already used, newest last; no longer in the wallet. */
+  used: UsedConsent[];
 }
 
 function read(): Stored | undefined {
@@ -36,6 +54,7 @@ function read(): Stored | undefined {
       principal: value.principal,
       agent: value.agent,
       grants: Array.isArray(value.grants) ? value.grants.filter((g) => typeof g === 'string') : [],
+      used: Array.isArray(value.used) ? value.used.filter(isUsedConsent) : [],
     };
   } catch {
     return undefined;
@@ -47,6 +66,7 @@ function write(keys: BrowserKeys): void {
     principal: encodeB64url(keys.principal.seed),
     agent: encodeB64url(keys.agent.seed),
     grants: keys.wallet.grants,
+    used: keys.used,
   };
   window.localStorage.setItem(STORAGE_KEY, JSON.stringify(stored));
 }
@@ -55,6 +75,7 @@ async function assemble(
   principal: KeyPair,
   agent: KeyPair,
   grants: string[],
+  used: UsedConsent[],
 ): Promise<BrowserKeys> {
   const wallet = new Wallet(agent);
   for (const token of grants) {
@@ -70,6 +91,8 @@ async function assemble(
     principalKey: publicKeyString(principal),
     agentKey: publicKeyString(agent),
     wallet,
+    // A kept entry that no longer decodes shows nothing: dropped.
+    used: used.filter((u) => onlyHashOf(u.token) !== undefined),
   };
 }
 
@@ -82,6 +105,7 @@ export async function loadOrCreateKeys(): Promise<{ keys: BrowserKeys; created: 
         await keyPairFromSeed(decodeB64url(stored.principal)),
         await keyPairFromSeed(decodeB64url(stored.agent)),
         stored.grants,
+        stored.used,
       );
       return { keys, created: false };
     } catch {
@@ -93,7 +117,7 @@ export async function loadOrCreateKeys(): Promise<{ keys: BrowserKeys; created: 
 
 /** New principal and agent keys, replacing the old ones and their grants. */
 export async function createKeys(): Promise<BrowserKeys> {
-  const keys = await assemble(await generateKeyPair(), await generateKeyPair(), []);
+  const keys = await assemble(await generateKeyPair(), await generateKeyPair(), [], []);
   write(keys);
   return keys;
 }
@@ -101,4 +125,41 @@ export async function createKeys(): Promise<BrowserKeys> {
 /** Keeps the wallet's grants after a change. */
 export function saveGrants(keys: BrowserKeys): void {
   write(keys);
+}
+
+/**
+ * §6.6: a one-shot consent grant is spent by the COMMIT of the one proposal its `only` caveat
+ * names. Moves every held consent grant for `proposalHash` out of the wallet into `used`, with
+ * the receipt that used it, and keeps the change; whether any moved.
+ */
+export function markConsentUsed(keys: BrowserKeys, proposalHash: string, receipt: string): boolean {
+  const spent = keys.wallet.grants.filter((token) => onlyHashOf(token) === proposalHash);
+  for (const token of spent) {
+    keys.wallet.remove(token);
+    keys.used.push({ token, receipt });
+  }
+  // Only the latest are shown; the rest authorize nothing and need no keeping.
+  keys.used.splice(0, Math.max(0, keys.used.length - USED_KEPT));
+  if (spent.length > 0) write(keys);
+  return spent.length > 0;
+}
+
+/** How many used consents are kept to show. */
+const USED_KEPT = 20;
+
+/** The proposal hash of a grant's `only` caveat (§6.3), if it has one (undefined if it does not decode). */
+export function onlyHashOf(token: string): string | undefined {
+  let blocks: ReturnType<typeof decodeGrant>;
+  try {
+    blocks = decodeGrant(token);
+  } catch {
+    return undefined;
+  }
+  for (const block of blocks) {
+    for (const caveat of block.p.caveats as Caveat[]) {
+      const read = readCaveat(caveat);
+      if ('name' in read && read.name === 'only') return read.value;
+    }
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { BrowserKeys } from '../protocol/browser-keys.js';
+import type { BrowserKeys, UsedConsent } from '../protocol/browser-keys.js';
 import { grantSummary } from '../protocol/grant-text.js';
 import { pair } from '../protocol/pairing.js';
 import { GrantForm } from './grant-form.js';
@@ -65,12 +65,14 @@ export function PrincipalPanel(props: {
   paired: boolean | undefined;
   onPaired(): void;
   grants: string[];
+  used: UsedConsent[];
   issued(token: string): void;
   remove(token: string): void;
   newKeys(): void;
 }) {
   const { keys } = props;
   const grants = props.grants.map(grantSummary);
+  const used = props.used.map((u) => ({ ...grantSummary(u.token), receipt: u.receipt }));
   return (
     <section class="principal" aria-labelledby="principal-title">
       <h2 id="principal-title">Principal (you)</h2>
@@ -134,6 +136,24 @@ export function PrincipalPanel(props: {
               </li>
             ))}
           </ul>
+        )}
+        {used.length > 0 && (
+          <>
+            <h4 id="used-title">Used one-shot consents</h4>
+            <p class="muted small">
+              Each allowed one COMMIT of one proposal and is now spent: it authorizes nothing more.
+            </p>
+            <ul aria-labelledby="used-title">
+              {used.map((g) => (
+                <li key={g.id} class="consent-grant used">
+                  <div class="grant-head">
+                    <strong>Used</strong> <code title={g.id}>{g.id.slice(0, 10)}…</code>
+                  </div>
+                  <p class="small">by receipt {g.receipt}</p>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </section>
       <button type="button" class="link danger" onClick={props.newKeys}>

@@ -16,8 +16,10 @@ import {
   type BrowserKeys,
   createKeys,
   loadOrCreateKeys,
+  markConsentUsed,
   saveGrants,
 } from '../protocol/browser-keys.js';
+import { loadHistory, saveHistory } from '../protocol/history.js';
 import { isPaired } from '../protocol/pairing.js';
 import { bridgeUrl, SERVICES, type ServiceName } from '../protocol/services.js';
 import { STORIES } from '../protocol/stories.js';
@@ -39,6 +41,7 @@ export function ProtocolPlayground() {
   const [keys, setKeys] = useState<BrowserKeys | undefined>(undefined);
   const [paired, setPaired] = useState<boolean | undefined>(undefined);
   const [grants, setGrants] = useState<string[]>([]);
+  const [used, setUsed] = useState<BrowserKeys['used']>([]);
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | undefined>(undefined);
@@ -48,12 +51,17 @@ export function ProtocolPlayground() {
 
   const adopt = (next: BrowserKeys): void => {
     void session.current?.close();
-    session.current = new AgentSession(next, (exchange) =>
-      setExchanges((all) => [...all, exchange]),
+    // The history this tab kept for this agent (history.ts), shown again after a reload.
+    const past = loadHistory(next.agentKey);
+    session.current = new AgentSession(
+      next,
+      (exchange) => setExchanges((all) => [...all, exchange]),
+      past,
     );
     setKeys(next);
     setGrants(next.wallet.grants);
-    setExchanges([]);
+    setUsed([...next.used]);
+    setExchanges(past);
     setPaired(undefined);
     isPaired(next.principalKey).then(setPaired);
   };
@@ -65,6 +73,10 @@ export function ProtocolPlayground() {
     );
     return () => void session.current?.close();
   }, []);
+
+  useEffect(() => {
+    if (keys !== undefined) saveHistory(keys.agentKey, exchanges);
+  }, [keys, exchanges]);
 
   useEffect(() => {
     const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -86,6 +98,14 @@ export function ProtocolPlayground() {
     setNotice(undefined);
     try {
       const reply = await agent.send(service, draft, budget);
+      if (reply.kind === 'RECEIPT' && reply.receipt.undoes === undefined) {
+        // §6.6: the COMMIT spent any one-shot consent for this proposal; it is shown as used.
+        const hash = agent.proposals.get(SERVICES[service].id, reply.receipt.proposal)?.hash;
+        if (hash !== undefined && markConsentUsed(agent.keys, hash, reply.receipt.id)) {
+          setGrants(agent.keys.wallet.grants);
+          setUsed([...agent.keys.used]);
+        }
+      }
       if (
         reply.kind === 'ERROR' &&
         reply.code === 'consent_required' &&
@@ -217,6 +237,7 @@ export function ProtocolPlayground() {
         paired={paired}
         onPaired={() => setPaired(true)}
         grants={grants}
+        used={used}
         issued={(token) => {
           keys.wallet.add(token);
           saveGrants(keys);

@@ -56,6 +56,9 @@ export interface FittedBody {
  * keep the first floor(n/2) items; a string over 200 code points: keep max(200, floor(kept/2))
  * and append …); only when none is left, halve the largest list root (keeping at least one
  * item, because §4.3 makes PROPOSALS one or more). Stops when it fits or nothing can be elided.
+ * The reference algorithm is informative (§8); this one departs from it once: when the halving
+ * of an array makes the body fit, it keeps as many of that array's items as fit (growBack), not
+ * just the half.
  *
  * A string cut before is measured by the code points it kept, not counting the …, so a string
  * stops being a candidate once it keeps 200. Each cut array or string has one handle however
@@ -156,14 +159,57 @@ export function fitBody(
     return setAt(body, path, original.slice(0, at) + ELLIPSIS) as Body;
   };
 
+  const fits = (body: Body): boolean => measureLens(withMore(body), lensMemo) <= budget;
+
+  /**
+   * After the halving that made the body fit, which cut the array at `path` from `from` items (a
+   * count over budget) to `cut.kept`: keeps the most items that still fit, by bisection between
+   * the two. Halving alone can leave out up to half of what fits (issue 21: a budget with room
+   * for one more item answered with none). The added items are the input's, uncut.
+   */
+  const growBack = (body: Body, path: Path, from: number): Body => {
+    const cut = cuts.get(pathKey(path)) as Cut;
+    const original = cut.original as readonly JsonValue[];
+    let fitted = body;
+    let low = cut.kept;
+    let high = from;
+    while (high - low > 1) {
+      const mid = low + Math.floor((high - low) / 2);
+      const saved = { kept: cut.kept, est: cut.est, more: cut.more };
+      const kept = getAt(fitted, path) as readonly unknown[];
+      const tried = setAt(fitted, path, [...kept, ...original.slice(cut.kept, mid)]) as Body;
+      cut.kept = mid;
+      cut.more = undefined;
+      cut.est = estimateAnswer({ items: original.slice(mid) });
+      if (fits(tried)) {
+        fitted = tried;
+        low = mid;
+      } else {
+        Object.assign(cut, saved);
+        high = mid;
+      }
+    }
+    return fitted;
+  };
+
   let body = input;
+  /** The last array halved and how many items it had before: what growBack may refill. */
+  let lastHalved: { path: Path; from: number } | undefined;
   for (;;) {
-    if (measureLens(withMore(body), lensMemo) <= budget) break;
+    if (fits(body)) {
+      if (lastHalved !== undefined) body = growBack(body, lastHalved.path, lastHalved.from);
+      break;
+    }
     const deep = search.deep(body, plan.deepRoots(body));
     if (deep !== undefined) {
       const minimum = keepOne?.has(pathKey(deep.path)) ? 1 : 0;
-      body =
-        deep.kind === 'text' ? halveText(body, deep.path) : halveItems(body, deep.path, minimum);
+      if (deep.kind === 'text') {
+        lastHalved = undefined;
+        body = halveText(body, deep.path);
+      } else {
+        lastHalved = { path: deep.path, from: (getAt(body, deep.path) as unknown[]).length };
+        body = halveItems(body, deep.path, minimum);
+      }
       continue;
     }
     const roots = plan.listRoots(body);
@@ -173,6 +219,7 @@ export function fitBody(
     );
     if (list === undefined) break;
     const name = roots.find((root) => pathKey(root.path) === pathKey(list.path))?.name;
+    lastHalved = { path: list.path, from: (getAt(body, list.path) as unknown[]).length };
     body = halveItems(body, list.path, MIN_LIST_ITEMS, name);
   }
 

@@ -7,6 +7,7 @@ import type {
   ReceiptBody,
   ReplyBody,
 } from '../frames.js';
+import type { JsonValue } from '../json.js';
 import { estimateLens, renderLens } from '../lens/render-lens.js';
 import type { Elision } from './elision.js';
 import { estimateTokens } from './estimate-tokens.js';
@@ -217,5 +218,90 @@ describe('§8 fitting cost', () => {
       return reads / (2 * count);
     };
     expect(readsPerEffect(2 ** 13)).toBe(readsPerEffect(2 ** 6));
+  });
+});
+
+describe('§8 fitting keeps as many items as fit (issue 21: the week re-asked at a budget of 60)', () => {
+  // The example calendar's week, as calendar.find answers it with no filter.
+  const event = (id: string, title: string, start: string, minutes: number, attendees: string) => ({
+    id,
+    title,
+    start: `2026-09-${start}Z`,
+    minutes,
+    with: attendees,
+  });
+  const week: AnswerBody = {
+    kind: 'ANSWER',
+    data: {
+      events: [
+        event('e1', 'Standup', '22T09:00:00', 15, 'Team'),
+        event('e42', '1:1 with Ana', '22T14:00:00', 30, 'Ana Ruiz'),
+        event('e77', '1:1 with Ana', '23T10:00:00', 30, 'Ana Li'),
+        event('e5', 'Design review', '23T15:00:00', 60, 'Design'),
+        event('e9', 'Quarterly planning', '24T13:00:00', 120, 'Leads'),
+        event('e12', 'Lunch with Bo', '25T12:00:00', 60, 'Bo Chen'),
+      ],
+    },
+  };
+  const all = (week.data as { events: JsonValue[] }).events;
+  /** The week cut to its first `kept` events, with the More a fitting would add. */
+  const cutTo = (kept: number, handle: string): AnswerBody => ({
+    kind: 'ANSWER',
+    data: { events: all.slice(0, kept) },
+    more: [
+      {
+        handle,
+        path: 'data.events',
+        remaining: all.length - kept,
+        est: est({ kind: 'ANSWER', data: { items: all.slice(kept) } }),
+      },
+    ],
+  });
+  const keptOf = (reply: AnswerBody): number => (reply.data as { events: unknown[] }).events.length;
+
+  it('keeps one event at 60 when the handle leaves room for it, as the page asked', () => {
+    const handle = 'h_abcdefghijklmnopqrstuv';
+    expect(est(cutTo(1, handle))).toBeLessThanOrEqual(60);
+    const { reply } = fitReply(week, 60, () => handle);
+    expect(reply).toEqual(cutTo(1, handle));
+  });
+
+  it('keeps none at 60 only when one event and its More line are over 60', () => {
+    // A 16-byte handle costs from 3 to about 20 estimated tokens, by the characters it drew
+    // (a letter run, a digit group of up to three, and each - or _ are one each): with this
+    // one, the handle a run of the page got, one event and the More line come to 64.
+    const handle = 'h_8tQFMKUg7-oDwaV38Fd8Ug';
+    expect(est(cutTo(1, handle))).toBe(64);
+    const { reply } = fitReply(week, 60, () => handle);
+    expect(reply).toEqual(cutTo(0, handle));
+  });
+
+  it('at 80, keeps at least one event whatever the handle costs (the page asks at 80)', () => {
+    // From the cheapest handle (one letter run: 3 tokens) to the dearest 22 base64url characters
+    // can be (each its own token: 24).
+    for (const handle of [
+      'h_aaaaaaaaaaaaaaaaaaaaaa',
+      'h_8tQFMKUg7-oDwaV38Fd8Ug',
+      `h_${'a-'.repeat(11)}`,
+    ]) {
+      const { reply } = fitReply(week, 80, () => handle);
+      expect(keptOf(reply), handle).toBeGreaterThanOrEqual(1);
+      expect(est(reply)).toBeLessThanOrEqual(80);
+    }
+    expect(estimateTokens(`h_${'a-'.repeat(11)}`)).toBe(24);
+  });
+
+  it('at every budget, keeps the most events whose reply fits, not half of a count that did not', async () => {
+    const handle = 'h_8tQFMKUg7-oDwaV38Fd8Ug';
+    const overshoots: number[] = [];
+    for (let budget = est(cutTo(0, handle)); budget <= est(week); budget++) {
+      const { reply } = fitReply(week, budget, () => handle);
+      const kept = keptOf(reply);
+      if (kept === all.length) continue;
+      expect(reply).toEqual(cutTo(kept, handle));
+      expect(est(reply)).toBeLessThanOrEqual(budget);
+      if (est(cutTo(kept + 1, handle)) <= budget) overshoots.push(budget);
+    }
+    expect(overshoots).toEqual([]);
   });
 });

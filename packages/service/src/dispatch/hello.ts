@@ -32,28 +32,43 @@ export function briefOf(core: ServiceCore): BriefBody {
 }
 
 /**
- * §4.1 HELLO → BRIEF. When the full BRIEF is over budget, capabilities first lose their params
- * behind one More handle (whose EXPAND returns every capability in full), then trailing
- * capabilities are dropped (§8 list root) until the BRIEF fits.
+ * §4.1, §8: the BRIEF `full` fitted to `budget` when it is over it: every capability loses its
+ * params behind the More `handle` (whose EXPAND returns every capability in full), then trailing
+ * capabilities go (§8 list root), at least one staying, and as many staying as fit (as fitReply
+ * keeps them, fit-body.ts). Each capability adds a line and the More is the same for any count,
+ * so the Lens grows with the count and bisection finds the most that fit.
  */
+export function leanBrief(full: BriefBody, budget: number, handle: string): BriefBody {
+  const items = full.capabilities;
+  const est = estimateLens({ kind: 'ANSWER', data: { items } });
+  const all = items.map(({ params: _params, ...rest }) => rest);
+  const lean: BriefBody = {
+    ...full,
+    capabilities: all,
+    more: [{ handle, path: 'capabilities', remaining: items.length, est }],
+  };
+  if (estimateLens(lean) > budget) {
+    let fits = 1;
+    let over = all.length;
+    while (over - fits > 1) {
+      const mid = fits + Math.floor((over - fits) / 2);
+      lean.capabilities = all.slice(0, mid);
+      if (estimateLens(lean) <= budget) fits = mid;
+      else over = mid;
+    }
+    lean.capabilities = all.slice(0, fits);
+  }
+  return lean;
+}
+
+/** §4.1 HELLO → BRIEF: in full when it fits the budget, else leanBrief. */
 export async function hello(core: ServiceCore, request: HelloRequest): Promise<BriefBody> {
   const full = briefOf(core);
   const budget = request.budget ?? DEFAULT_BUDGET;
   if (estimateLens(full) <= budget) return full;
-  const items = full.capabilities;
   const handle = newHandleId();
-  const est = estimateLens({ kind: 'ANSWER', data: { items } });
-  const lean: BriefBody = {
-    ...full,
-    capabilities: items.map(({ params: _params, ...rest }) => rest),
-    more: [{ handle, path: 'capabilities', remaining: items.length, est }],
-  };
-  // §8 list root: whole trailing capabilities go, at least one stays (what fitReply would do).
-  while (lean.capabilities.length > 1 && estimateLens(lean) > budget) {
-    lean.capabilities = lean.capabilities.slice(0, Math.floor(lean.capabilities.length / 2));
-  }
   await storeRemainders(core, ownerOf(null, null), [
-    { handle, remainder: { items, listRoot: 'capabilities' } },
+    { handle, remainder: { items: full.capabilities, listRoot: 'capabilities' } },
   ]);
-  return lean;
+  return leanBrief(full, budget, handle);
 }
