@@ -6,6 +6,13 @@ export {
   requireParty,
   revokeLinks,
 } from './access.js';
+export {
+  CaseService,
+  type CaseServiceOptions,
+  expiresAt,
+  type MailSender,
+  type OutgoingMessage,
+} from './case-service.js';
 export { type CreatedCase, createCase, type NewCase } from './create-case.js';
 export { decideRound } from './decide-round.js';
 export { CASE_ERROR_CODES, CaseError, type CaseErrorCode } from './errors.js';
@@ -61,4 +68,8 @@ export {
   type SharedCase,
   TERMINAL_STATES,
 } from './record.js';
+export { type CaseStore, TABLES } from './store/case-store.js';
+export { PostgresCaseStore } from './store/postgres-case-store.js';
+export { KEY_FILE_NAME, open as openSealed, readOrCreateKeyFile, seal } from './store/sealing.js';
+export { CASES_DB_FILE, SqliteCaseStore } from './store/sqlite-case-store.js';
 export { organizerView, partyView } from './views.js';

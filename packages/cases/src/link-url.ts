@@ -15,6 +15,6 @@ export function linkUrl(base: string, token: string): string {
 
 /** The token of a link URL or of a bare token; null when there is none. */
 export function tokenOfLink(link: string): string | null {
-  const match = /(?:#t=)?([A-Za-z0-9_-]{43})$/.exec(link.trim());
+  const match = /^(?:\S*#t=)?([A-Za-z0-9_-]{43})$/.exec(link.trim());
   return match === null ? null : (match[1] as string);
 }
