@@ -119,6 +119,11 @@ export class CaseService {
     return { caseId: record.shared.id, links, names };
   }
 
+  /** Refuses a link that opens nothing, is revoked or expired (before reading a large body). */
+  async authorize(token: string): Promise<void> {
+    await this.#open(token);
+  }
+
   /** What the link's holder sees. */
   async view(token: string): Promise<PyValue> {
     const { record, holder } = await this.#open(token);
@@ -138,6 +143,8 @@ export class CaseService {
    * model may take seconds), then keeps it unless the answers changed meanwhile.
    */
   async draft(token: string, signal?: AbortSignal): Promise<PyValue> {
+    const { record, holder } = await this.#open(token);
+    const party = requireParty(holder);
     const elicitor = this.#elicitor;
     if (elicitor === undefined) {
       throw new CaseError(
@@ -145,8 +152,6 @@ export class CaseService {
         'no model drafts on this server; write your rules by hand',
       );
     }
-    const { record, holder } = await this.#open(token);
-    const party = requireParty(holder);
     const own = privateOf(record, party);
     if (Object.keys(own.interview.answers).length === 0) {
       throw new CaseError('bad_input', 'answer at least one question first');

@@ -24,6 +24,7 @@ export {
   shareEvidence,
   sniffType,
 } from './evidence.js';
+export { CASES_API_PREFIX, CASES_PAGE_PATH, casesApi } from './http/cases-api.js';
 export { answerPrompt, confirmOwnSheet, editDraft, keepDraft } from './interview-steps.js';
 export {
   LINK_BYTES,
@@ -48,6 +49,7 @@ export {
   reviseOwnSheet,
 } from './ratification-steps.js';
 export { buildReceipt } from './receipt-of.js';
+export { renderReceiptPdf, statusWords } from './receipt-pdf.js';
 export {
   ANSWERS,
   CASE_STATES,
