@@ -7,9 +7,12 @@ export async function serveHandler(
   handler: (request: Request) => Promise<Response>,
 ): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
+    const aborted = new AbortController();
+    res.once('close', () => aborted.abort());
     const web = await toWebRequest(req, {
       origin: `http://${req.headers.host}`,
       maxBodyBytes: 2_000_000,
+      signal: aborted.signal,
     });
     if (web === undefined) {
       res.writeHead(413).end();
