@@ -128,7 +128,7 @@ export class CaseService {
   async view(token: string): Promise<PyValue> {
     const { record, holder } = await this.#open(token);
     return holder.kind === 'organizer'
-      ? organizerView(record, token, this.#now())
+      ? organizerView(record, tokenOfLink(token) ?? token, this.#now())
       : partyView(record, holder.party);
   }
 
@@ -243,7 +243,7 @@ export class CaseService {
   async reissue(token: string, party: string, linkBase: string): Promise<{ link: string }> {
     let link = '';
     await this.#organizerStep(token, (r, clock) => {
-      const out = reissueLink(r, party, token, linkBase, clock);
+      const out = reissueLink(r, party, tokenOfLink(token) ?? token, linkBase, clock);
       link = out.link;
       return out.record;
     });

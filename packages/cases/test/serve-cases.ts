@@ -33,13 +33,13 @@ export async function serveHandler(
 }
 
 /** One call of the cases API with a link; the status and the body as text. */
-// biome-ignore lint/suspicious/noExplicitAny: the tests read answers by their documented shape.
 export async function call(
   origin: string,
   route: string,
   link: string | null,
   body?: unknown,
   query = '',
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read answers by their documented shape.
 ): Promise<{ status: number; text: string; json: () => any }> {
   const token = link === null ? null : (link.split('#t=').pop() as string);
   const response = await fetch(`${origin}/cases/api/${route}${query}`, {
