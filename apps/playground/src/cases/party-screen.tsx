@@ -63,7 +63,7 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
               <div class="actions">
                 <button
                   type="button"
-                  class="primary big"
+                  class="primary big accept"
                   onClick={() => act('accept', { proposal: hash }, 'You accepted.')}
                 >
                   I accept this proposal
