@@ -159,6 +159,11 @@ export function describeCaseStoreContract(name: string, make: () => Promise<Stor
           expect(raw).not.toContain(hashToken(tokenOfLink(l) as string));
         }
         await expect(service.view(link)).rejects.toThrow(/opens nothing/);
+        // Retention (module 09): 30 days after the last change, an unfinished case is swept.
+        expect(await service.sweep()).toEqual([]);
+        now.t += 30 * 86_400;
+        expect(await service.sweep()).toEqual([kept.caseId]);
+        expect(await s.second.load(kept.caseId)).toBeNull();
       } finally {
         await s.cleanup();
       }
