@@ -36,7 +36,12 @@ export function OrganizerScreen(props: {
         </p>
         <ul class="outbox">
           {(view.outbox ?? [])
-            .filter((m) => m.link !== null)
+            // The newest link of each person: a re-issued link replaces the earlier one.
+            .filter(
+              (m, i, all) =>
+                m.link !== null &&
+                !all.slice(i + 1).some((n) => n.party === m.party && n.link !== null),
+            )
             .map((m) => {
               const live = view.links?.find((l) => l.party === m.party)?.live === true;
               return (
