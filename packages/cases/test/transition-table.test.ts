@@ -19,7 +19,6 @@ import {
   reissueLink,
   rejectProposal,
   reviseOwnSheet,
-  shareEvidence,
 } from '../src/index.js';
 import { NEW_LEASE, partyId, RULES, testClock } from './fixture.js';
 
