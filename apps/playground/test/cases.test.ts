@@ -234,6 +234,47 @@ describe('the cases pages in Chromium, served by parley start', { timeout: 180_0
     await shoot((cleo as Person).page, OUTPUT, 'cases-09-final-deadlock-desktop');
   });
 
+  it("drafting from answers with the server's elicitor, and a document shared only on purpose", async () => {
+    const { link } = await openCase(parley.origin, 'Draft and documents');
+    const ben = await openAs(browser, link.Ben as string, 360);
+    const cleo = await openAs(browser, link.Cleo as string, 1280);
+    people.push(ben, cleo);
+    await ben.page.waitForSelector('#interview-title');
+    await ben.page.fill('#prompt-unacceptable', 'A rent over 1000 is unacceptable.');
+    await ben.page.click('button:has-text("Draft my rules from my answers")');
+    await ben.page.waitForSelector('.rules.hard li');
+    expect(await ben.page.locator('.rules.hard .rule-text').allTextContents()).toEqual([
+      'I confirm: rent <= 1000',
+    ]);
+    // Nothing binds until every limit is checked.
+    expect(await ben.page.isDisabled('button:has-text("Confirm my rules")')).toBe(true);
+    await ben.page.setInputFiles('#evidence-file', {
+      name: 'ben-lease-offer.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\nBEN-DOCUMENT\n%%EOF\n'),
+    });
+    await ben.page.waitForSelector('.files li:has-text("ben-lease-offer.pdf")');
+    await cleo.page.waitForSelector('#evidence-title');
+    await cleo.page.reload();
+    await cleo.page.waitForSelector('#evidence-title');
+    expect(await cleo.page.content()).not.toContain('ben-lease-offer');
+    await ben.page.click('button:has-text("Share with the others")');
+    expect(await ben.page.isDisabled('.share-confirm button')).toBe(true);
+    await ben.page.check('.share-confirm input[type="checkbox"]');
+    await ben.page.click('.share-confirm button');
+    await ben.page.waitForSelector('.files li:has-text("shared")');
+    expect(await axeViolations(ben.page)).toEqual([]);
+    await shoot(ben.page, OUTPUT, 'cases-12-draft-and-document-360');
+    await cleo.page.waitForSelector('button:has-text("ben-lease-offer.pdf")');
+    const [download] = await Promise.all([
+      cleo.page.waitForEvent('download'),
+      cleo.page.click('button:has-text("ben-lease-offer.pdf")'),
+    ]);
+    const file = join(parley.data, 'shared.pdf');
+    await download.saveAs(file);
+    expect(readFileSync(file, 'utf8')).toContain('BEN-DOCUMENT');
+  });
+
   it("a link used where it does not belong opens nothing of another's", async () => {
     const { link, organizer } = await openCase(parley.origin, 'Wrong links');
     const benToken = (link.Ben as string).split('#t=')[1];

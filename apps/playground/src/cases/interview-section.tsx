@@ -12,7 +12,9 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
   const [rule, setRule] = useState('');
   const [busy, setBusy] = useState(false);
   const run = async (route: string, body: unknown, done: string | null = null) => {
-    setBusy(true);
+    // Saving an answer never disables the buttons: the blur that saves it comes just before the
+    // click on one of them.
+    if (route !== 'answer') setBusy(true);
     try {
       onChange((await callCase(route, token, body)) as CaseView);
       setNote(done);
@@ -21,8 +23,18 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
       setNote(error instanceof Error ? error.message : String(error));
       return false;
     } finally {
-      setBusy(false);
+      if (route !== 'answer') setBusy(false);
     }
+  };
+  /** Saves every answer typed but not yet saved, in order, then asks for the draft. */
+  const draftFromAnswers = async () => {
+    for (const p of you.prompts) {
+      const box = document.getElementById(`prompt-${p.id}`) as HTMLTextAreaElement | null;
+      const text = box?.value ?? '';
+      if (text !== (you.answers[p.id] ?? '') && !(await run('answer', { prompt: p.id, text })))
+        return;
+    }
+    await run('draft', {}, 'Your draft is below. Check every rule.');
   };
   const addRule = async (event: Event) => {
     event.preventDefault();
@@ -62,11 +74,7 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
         ))}
       </ol>
       <div class="actions">
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => run('draft', {}, 'Your draft is below. Check every rule.')}
-        >
+        <button type="button" disabled={busy} onClick={draftFromAnswers}>
           Draft my rules from my answers
         </button>
       </div>
