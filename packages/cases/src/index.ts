@@ -25,6 +25,7 @@ export {
   sniffType,
 } from './evidence.js';
 export { CASES_API_PREFIX, CASES_PAGE_PATH, casesApi } from './http/cases-api.js';
+export { MAX_REFUSED_LINKS, RefusalLimit } from './http/refusal-limit.js';
 export { answerPrompt, confirmOwnSheet, editDraft, keepDraft } from './interview-steps.js';
 export {
   LINK_BYTES,

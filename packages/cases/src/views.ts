@@ -3,6 +3,26 @@ import { openLink } from './links.js';
 import type { CaseRecord, SharedCase } from './record.js';
 import { privateOf } from './step.js';
 
+/** The events of the history the initiator's page shows. */
+const PUBLIC_EVENTS: readonly string[] = [
+  'created',
+  'confirmed',
+  'reopened',
+  'proposed',
+  'deadlock_round',
+  'deadlocked',
+  'accepted',
+  'rejected',
+  'agreed',
+  'revision_started',
+  'closed',
+  'cancelled',
+  'link_reissued',
+  'link_revoked',
+  'evidence_disclosed',
+  'evidence_withdrawn',
+];
+
 /**
  * What every holder of a link to the case may see (module 01: names and completion states,
  * never private answers): the public agenda, progress, the proposal once decided (its option
@@ -117,6 +137,8 @@ export function organizerView(record: CaseRecord, organizerToken: string, now: n
       created_at: m.created_at,
       sent_at: m.sent_at,
     })),
-    events: shared.events,
+    // Steps inside a person's private workspace (answering, drafting, a private document) are
+    // not shown: module 04, others never learn a private file exists.
+    events: shared.events.filter((e) => PUBLIC_EVENTS.includes(e.type)),
   } as unknown as PyValue;
 }

@@ -8,6 +8,8 @@ import {
   CaseService,
   casesApi,
   KEY_FILE_NAME,
+  MAX_REFUSED_LINKS,
+  RefusalLimit,
   readOrCreateKeyFile,
   SqliteCaseStore,
 } from '../src/index.js';
@@ -25,7 +27,9 @@ beforeEach(async () => {
   folder = mkdtempSync(join(tmpdir(), 'parley-cases-api-'));
   store = new SqliteCaseStore(folder, readOrCreateKeyFile(join(folder, KEY_FILE_NAME)));
   now = { t: 1_800_000_000 };
-  server = await serveHandler(casesApi(new CaseService({ store, now: () => now.t })));
+  // These tests present many refused links on purpose: the limit is tested on its own below.
+  const service = new CaseService({ store, now: () => now.t });
+  server = await serveHandler(casesApi(service, () => undefined, new RefusalLimit(10_000)));
 });
 
 afterEach(async () => {
@@ -244,6 +248,13 @@ describe('the cases API over HTTP (issue 24)', () => {
     );
     expect(body.outbox.every((m: { text: string }) => !m.text.includes('#t='))).toBe(true);
     expect(view.text).not.toContain('ANA-ANSWER-MARKER');
+    // Module 04: a private file's existence is not shown, not even as an event.
+    await call(server.origin, 'evidence', o.links.Ana as string, {
+      filename: 'private.pdf',
+      content: PDF_BYTES.toString('base64'),
+    });
+    const later = (await call(server.origin, 'case', o.organizer)).json();
+    expect(later.events.map((e: { type: string }) => e.type)).toEqual(['created']);
   });
 
   it('refuses bad bodies in one sentence', async () => {
@@ -262,5 +273,22 @@ describe('the cases API over HTTP (issue 24)', () => {
         .message,
     ).toMatch(/2 to 5 parties/);
     expect((await call(server.origin, 'nope', o.organizer)).status).toBe(404);
+  });
+
+  it('module 02: past the limit of refused links, a client is told to wait (429), a good link included', async () => {
+    const limited = await serveHandler(casesApi(new CaseService({ store, now: () => now.t })));
+    try {
+      const o = await open();
+      for (let i = 0; i < MAX_REFUSED_LINKS; i++) {
+        expect((await call(limited.origin, 'case', `#t=${'B'.repeat(43)}`)).status).toBe(404);
+      }
+      const blocked = await call(limited.origin, 'case', o.links.Ana as string);
+      expect(blocked.status).toBe(429);
+      expect(blocked.json().error).toBe('rate_limited');
+      // Another server (another limit) still opens it: the link itself is fine.
+      expect((await call(server.origin, 'case', o.links.Ana as string)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { CaseService } from '../case-service.js';
 import { CaseError, type CaseErrorCode } from '../errors.js';
 import { MAX_EVIDENCE_BYTES } from '../limits.js';
 import { renderReceiptPdf } from '../receipt-pdf.js';
+import { RefusalLimit } from './refusal-limit.js';
 
 /** Where the API lives on the page's origin. */
 export const CASES_API_PREFIX = '/cases/api/';
@@ -202,8 +203,19 @@ async function create(request: Request, service: CaseService, origin: string): P
 export function casesApi(
   service: CaseService,
   log: (line: string) => void = () => undefined,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
+  limit: RefusalLimit = new RefusalLimit(),
+): (request: Request, info?: { readonly peer?: string }) => Promise<Response> {
+  return async (request, info) => {
+    const client = info?.peer ?? 'unknown';
+    const wait = limit.waitFor(client);
+    if (wait > 0) {
+      await request.body?.cancel();
+      return json(
+        429,
+        { error: 'rate_limited', message: 'too many links were refused from here; wait a minute' },
+        { 'retry-after': String(Math.ceil(wait / 1000)) },
+      );
+    }
     const url = new URL(request.url);
     const name = url.pathname.startsWith(CASES_API_PREFIX)
       ? url.pathname.slice(CASES_API_PREFIX.length)
@@ -217,7 +229,12 @@ export function casesApi(
       }
       return await route(request, service, url.origin);
     } catch (error) {
-      if (error instanceof CaseError) return refusal(error);
+      if (error instanceof CaseError) {
+        if (error.code === 'not_found' || error.code === 'expired' || error.code === 'revoked') {
+          limit.refused(client);
+        }
+        return refusal(error);
+      }
       // A model that failed (ModelError of @parley/models): its sentence names no key.
       if (error instanceof Error && error.name === 'ModelError') {
         return json(502, { error: 'model', message: error.message });
