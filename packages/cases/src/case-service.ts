@@ -26,7 +26,7 @@ import {
 } from './interview-steps.js';
 import { TERMINAL_RETENTION_SECONDS, UNFINISHED_RETENTION_SECONDS } from './limits.js';
 import { type IssuedLinks, tokenOfLink } from './link-url.js';
-import { hashToken, TOKEN_PATTERN } from './links.js';
+import { hashToken, openLink, TOKEN_PATTERN } from './links.js';
 import {
   acceptProposal,
   cancelCase,
@@ -326,14 +326,36 @@ export class CaseService {
       const next = await run(record, holder, this.#clock());
       const party = holder.kind === 'party' ? holder.party : null;
       if (next === record) return { record, party };
-      if (await this.#store.save(next, record.shared.version, expiresAt(next)))
+      if (await this.#store.save(next, record.shared.version, expiresAt(next))) {
+        await this.#deliver(record, next, token);
         return { record: next, party };
+      }
     }
     throw new CaseError('conflict', 'the case kept changing under this step; try again');
   }
 
   #clock(): Clock {
     return { now: this.#now(), random: this.#random };
+  }
+
+  /**
+   * Hands the messages a saved step added to the mail sender: title and action only (module
+   * 10); a sealed link opens only with the organizer's token, so only the organizer's own steps
+   * (a re-issued link) send one.
+   */
+  async #deliver(before: CaseRecord, after: CaseRecord, token: string): Promise<void> {
+    if (this.#mail === undefined) return;
+    const known = new Set(before.shared.outbox.map((m) => m.id));
+    const bare = tokenOfLink(token) ?? token;
+    for (const m of after.shared.outbox) {
+      if (known.has(m.id)) continue;
+      await this.#send({
+        to: after.shared.parties.find((p) => p.id === m.to)?.name ?? m.to,
+        subject: m.subject,
+        text: m.text,
+        link: m.sealed_link === null ? null : openLink(bare, after.shared.id, m.sealed_link),
+      });
+    }
   }
 
   async #send(message: OutgoingMessage): Promise<void> {

@@ -292,3 +292,42 @@ describe('the cases API over HTTP (issue 24)', () => {
     }
   });
 });
+
+describe('module 10: the mail sender hook', () => {
+  it('gets the invitations with their links, then each message a step adds, with no substance', async () => {
+    const sent: { to: string; subject: string; text: string; link: string | null }[] = [];
+    const service = new CaseService({
+      store,
+      now: () => now.t,
+      mail: {
+        send: async (m) => {
+          sent.push(m);
+        },
+      },
+    });
+    const made = await service.create(NEW_LEASE, 'http://127.0.0.1:1/cases/');
+    expect(sent.map((m) => [m.to, m.link])).toEqual(
+      Object.entries(made.links.parties).map(([id, link]) => [made.names[id], link]),
+    );
+    for (const [id, link] of Object.entries(made.links.parties)) {
+      const view = (await service.edit(link, RULES[made.names[id] as string])) as {
+        you: { draft: { version: string; hard: { id: string }[] } };
+      };
+      await service.confirm(link, {
+        hard: view.you.draft.hard.map((h) => h.id),
+        version: view.you.draft.version,
+      });
+    }
+    const ready = sent.slice(3);
+    expect(ready.map((m) => m.to)).toEqual(['Ana', 'Ben', 'Cleo']);
+    expect(ready.every((m) => m.link === null && m.subject === 'Parley: Our new lease')).toBe(true);
+    // Title and action only: no option, no rule, no score.
+    expect(JSON.stringify(ready)).not.toMatch(/rent|920|plan/);
+    const reissued = await service.reissue(
+      made.links.organizer as string,
+      Object.keys(made.links.parties)[1] as string,
+      'http://127.0.0.1:1/cases/',
+    );
+    expect(sent.at(-1)).toMatchObject({ to: 'Ben', link: reissued.link });
+  });
+});
