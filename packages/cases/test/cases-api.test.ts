@@ -14,6 +14,7 @@ import {
   SqliteCaseStore,
 } from '../src/index.js';
 import { NEW_LEASE, RULES } from './fixture.js';
+import { pdfText } from './pdf-text.js';
 import { call, serveHandler } from './serve-cases.js';
 
 const PDF_BYTES = Buffer.from('%PDF-1.4\nANA-EVIDENCE-MARKER\n%%EOF\n');
@@ -97,6 +98,14 @@ describe('the cases API over HTTP (issue 24)', () => {
       `transcript sha256 ${readReceipt(receipt.text).transcript_sha256}`,
     );
     expect(doc.getPageCount()).toBe(1);
+    // Module 08: the status in words, the hash, and how to verify, on an A4 page.
+    const text = pdfText(Buffer.from(pdf.text, 'latin1'));
+    expect(text).toContain('AGREED: every party accepted this proposal.');
+    expect(text).toContain(`Transcript SHA-256: ${readReceipt(receipt.text).transcript_sha256}`);
+    expect(text).toContain('npx parley verify-receipt receipt.json');
+    expect(text).toContain('Parley is not legal advice.');
+    const size = doc.getPage(0).getSize();
+    expect([Math.round(size.width), Math.round(size.height)]).toEqual([595, 842]);
   });
 
   it("attack: every endpoint, asked with another link, answers nothing of Ana's private part", async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { type CaseView, callCase, optionWords } from './cases-client.js';
 import { EvidenceSection } from './evidence-section.js';
 import { InterviewSection } from './interview-section.js';
@@ -13,6 +13,8 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
   const you = view.you as NonNullable<CaseView['you']>;
   const [note, setNote] = useState<string | null>(null);
   const [rejectNote, setRejectNote] = useState('');
+  // A note about the last act belongs to the state it was made in.
+  useEffect(() => setNote(null), [view.state, view.round]);
   const act = async (route: string, body: unknown, done: string) => {
     try {
       onChange((await callCase(route, token, body)) as CaseView);
