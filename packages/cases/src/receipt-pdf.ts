@@ -24,6 +24,7 @@ export async function renderReceiptPdf(receiptText: string): Promise<Uint8Array>
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const mono = await doc.embedFont(StandardFonts.Courier);
   const title = receipt.title ?? 'Parley case';
   doc.setTitle(`Parley receipt: ${winAnsi(title)}`);
   doc.setSubject(`transcript sha256 ${receipt.transcript_sha256}`);
@@ -44,7 +45,9 @@ export async function renderReceiptPdf(receiptText: string): Promise<Uint8Array>
     writer.field(`  ${a.owner}`, a.accepted ? 'accepted (signed)' : 'did not accept (signed)');
   }
   writer.gap();
-  writer.field('Transcript SHA-256', receipt.transcript_sha256);
+  // The hash on a line of its own in a fixed-width font, so it never wraps and reads back exactly.
+  writer.line('Transcript SHA-256:');
+  writer.line(receipt.transcript_sha256, { font: mono, size: 10 });
   writer.gap();
   writer.line('How to check this receipt', { font: bold });
   for (const text of [

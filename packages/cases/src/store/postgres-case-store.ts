@@ -135,12 +135,20 @@ export class PostgresCaseStore implements CaseStore {
   }
 
   async delete(caseId: string): Promise<boolean> {
-    return this.#transaction(async (c) => {
+    const gone = await this.#transaction(async (c) => {
       await c.query(`DELETE FROM ${this.#s}.${TABLES.links} WHERE case_id = $1`, [caseId]);
       await c.query(`DELETE FROM ${this.#s}.${TABLES.privates} WHERE case_id = $1`, [caseId]);
-      const gone = await c.query(`DELETE FROM ${this.#s}.${TABLES.cases} WHERE id = $1`, [caseId]);
-      return gone.rowCount === 1;
+      const deleted = await c.query(`DELETE FROM ${this.#s}.${TABLES.cases} WHERE id = $1`, [
+        caseId,
+      ]);
+      return deleted.rowCount === 1;
     });
+    // The deleted rows stay in the table files as dead tuples until a vacuum prunes them; ask
+    // for it now rather than at autovacuum's leisure (it takes no lock that blocks the others).
+    for (const table of Object.values(TABLES)) {
+      await this.#pool.query(`VACUUM ${this.#s}.${table}`).catch(() => undefined);
+    }
+    return gone;
   }
 
   async expired(now: number): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaseRecord } from '../record.js';
@@ -40,7 +40,10 @@ export class SqliteCaseStore implements CaseStore {
 
   constructor(folder: string, masterKey: Buffer) {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
-    this.#db = new Database(join(folder, CASES_DB_FILE));
+    const file = join(folder, CASES_DB_FILE);
+    this.#db = new Database(file);
+    // The shared parts are in the clear (titles, names, options): the file is the owner's alone.
+    chmodSync(file, 0o600);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('secure_delete = ON');
     this.#db.pragma('foreign_keys = ON');
