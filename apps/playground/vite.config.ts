@@ -13,5 +13,7 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     chunkSizeWarningLimit: 4_096,
+    // Two pages: the playground (/) and the cases pages (/cases/, issue 24).
+    rollupOptions: { input: { main: 'index.html', cases: 'cases/index.html' } },
   },
 });

@@ -13,7 +13,8 @@
  *
  * Not part of `npm test`: a cold build takes minutes. Environment:
  * - PARLEY_CONTAINER_ENGINE: podman (default: buildah builds, podman runs) or docker.
- * - PARLEY_CONTAINER_BASE: the base image (--build-arg BASE); by default localhost/node22-slim-local
+ * - PARLEY_CONTAINER_BASE: the base image (--build-arg BASE); by default
+ * localhost/node22-slim-local
  *   when that image exists (the stand-in for node:22-bookworm-slim where no registry is
  *   reachable), else the Dockerfile's own default.
  * - `--keep-image`: keep the built image (and its layers) for a faster next run.

@@ -41,6 +41,7 @@ export const COMMAND_FAMILIES: readonly CommandFamily[] = [
     names: ['consensus'],
     load: async () => (await import('./commands/consensus-network.js')).registerConsensusNetwork,
   },
+  { names: ['cases'], load: async () => (await import('./commands/cases.js')).registerCases },
   {
     names: ['mcp', 'consensus-mcp'],
     load: async () => (await import('./commands/mcp.js')).registerMcp,

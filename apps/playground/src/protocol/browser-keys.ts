@@ -147,7 +147,10 @@ export function markConsentUsed(keys: BrowserKeys, proposalHash: string, receipt
 /** How many used consents are kept to show. */
 const USED_KEPT = 20;
 
-/** The proposal hash of a grant's `only` caveat (§6.3), if it has one (undefined if it does not decode). */
+/**
+ * The proposal hash of a grant's `only` caveat (§6.3), if it has one (undefined if it does not
+ * decode).
+ */
 export function onlyHashOf(token: string): string | undefined {
   let blocks: ReturnType<typeof decodeGrant>;
   try {

@@ -31,7 +31,9 @@ function isExchange(value: unknown): value is Exchange {
   );
 }
 
-/** The history kept for the agent `agentKey`; empty for another agent's, or none, or a damaged one. */
+/**
+ * The history kept for the agent `agentKey`; empty for another agent's, or none, or a damaged one.
+ */
 export function loadHistory(agentKey: string): Exchange[] {
   try {
     const text = window.sessionStorage.getItem(HISTORY_KEY);

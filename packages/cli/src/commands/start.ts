@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import {
+  CASES_API_PREFIX,
+  CASES_PAGE_PATH,
+  CaseService,
+  type CaseStore,
+  casesApi,
+} from '@parley/cases';
 import type { Elicitor } from '@parley/consensus';
 import { CALENDAR_ID } from '@parley/examples/calendar';
 import { SHOP_ID } from '@parley/examples/shop';
@@ -7,6 +14,7 @@ import { type ModelFlags, ScriptedElicitor } from '@parley/models';
 import { publicKeyString } from '@parley/protocol';
 import { allProbes, createHttpBridge } from '@parley/transport';
 import type { Command } from 'commander';
+import { openCaseStore } from '../cases/case-store-flags.js';
 import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
@@ -47,7 +55,13 @@ const PAGE_BRIDGES = { calendar: '/calendar/parley', shop: '/shop/parley' } as c
 
 type StartFlags = BrowserFlags &
   ModelFlags &
-  OpsFlags & { data: string; host: string; ephemeral?: boolean; page?: string };
+  OpsFlags & {
+    data: string;
+    host: string;
+    ephemeral?: boolean;
+    page?: string;
+    casesStore?: string;
+  };
 
 /**
  * `parley start` (what `npm start` runs): creates the local keys if missing, gives the local
@@ -76,6 +90,10 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       DEFAULT_START_HOST,
     )
     .option('--ephemeral', 'listen on free ports instead of the fixed ones (for tests)')
+    .option(
+      '--cases-store <url>',
+      'keep the cases of /cases in PostgreSQL (postgres://…) instead of DIR/cases, so several instances share them',
+    )
     .option('--provider <name>', `the page's interview model: ${MODEL_FLAG_HELP.provider}`)
     .option('--model <name>', MODEL_FLAG_HELP.model)
     .option('--base-url <url>', MODEL_FLAG_HELP.baseUrl);
@@ -148,7 +166,16 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       }
       let pageServer: PageServer | undefined;
       let pairing: PairingCode | undefined;
+      let caseStore: CaseStore | undefined;
       if (page !== undefined && elicitor !== undefined) {
+        // Cases (issue 24): SQLite in DIR/cases, the key in HOME/cases.key; or --cases-store.
+        caseStore = await openCaseStore(
+          flags.casesStore === undefined ? { data } : { store: flags.casesStore },
+          env.PARLEY_HOME !== undefined && env.PARLEY_HOME !== ''
+            ? env
+            : { ...env, PARLEY_HOME: home },
+        );
+        const cases = new CaseService({ store: caseStore, now: ctx.now, elicitor });
         const code = new PairingCode((next) =>
           ctx.out(
             `${MAX_WRONG_CODES} wrong pairing codes were tried, so the code is now ${next}\n`,
@@ -169,17 +196,18 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
             [PAIRING_PATH]: pairingEndpoint(trust, code, ctx.now, paired),
             [ELICIT_PATH]: elicitEndpoint(elicitor, !(elicitor instanceof ScriptedElicitor), log),
           },
+          prefixes: { [CASES_API_PREFIX]: casesApi(cases, log) },
           ...(browser.allowedHosts === undefined
             ? {}
             : { browser: { allowedHosts: browser.allowedHosts } }),
           onError: (error) =>
             log(`[page] ${error instanceof Error ? error.message : String(error)}`),
         }).catch(async (error: unknown) => {
-          await Promise.all([calendar.close(), shop.close()]);
+          await Promise.all([calendar.close(), shop.close(), caseStore?.close()]);
           throw error;
         });
         ctx.out(
-          `listening ${pageServer.origin} (page; the bridges at ${PAGE_BRIDGES.calendar} and ${PAGE_BRIDGES.shop})\n`,
+          `listening ${pageServer.origin} (page; the bridges at ${PAGE_BRIDGES.calendar} and ${PAGE_BRIDGES.shop}; cases at ${CASES_PAGE_PATH})\n`,
         );
       }
       const [calendarTcp, calendarHttp] = calendar.servers.map((s) => reachableUrl(s.address));
@@ -212,15 +240,22 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           ),
       );
       const metrics = await ops.serveMetrics([calendar, shop]).catch(async (error: unknown) => {
-        await Promise.all([pageServer?.close(), calendar.close(), shop.close()]);
+        await Promise.all([
+          pageServer?.close(),
+          calendar.close(),
+          shop.close(),
+          caseStore?.close(),
+        ]);
         throw error;
       });
       if (metrics !== undefined) ctx.out(`metrics ${metrics.address} (calendar, shop)\n`);
+      const store = caseStore;
       await untilStopped([
         ...(pageServer === undefined ? [] : [pageServer]),
         calendar,
         shop,
         ...(metrics === undefined ? [] : [metrics]),
+        ...(store === undefined ? [] : [{ close: () => store.close() }]),
       ]);
       ctx.err('stopped\n');
       return EXIT.ok;

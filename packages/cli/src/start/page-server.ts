@@ -13,7 +13,7 @@ import {
 } from '@parley/transport';
 import { CliError } from '../cli-error.js';
 import { reasonOf } from '../home/parley-home.js';
-import { encodedBody, readStaticFiles } from './static-files.js';
+import { encodedBody, readStaticFiles, type StaticFile } from './static-files.js';
 
 /**
  * What every answer of the page server carries: the page loads nothing from elsewhere and may
@@ -37,10 +37,12 @@ export type Mounted = (request: Request, info: { peer: string }) => Promise<Resp
 export interface PageServerOptions {
   host: string;
   port: number;
-  /** The built page (apps/playground/dist). */
-  folder: string;
+  /** The built page (apps/playground/dist); none: only the mounted handlers answer. */
+  folder: string | null;
   /** Handlers by exact path: the bridges (`/calendar/parley`) and the pairing endpoint. */
   mounts: Readonly<Record<string, HttpBridge | Mounted>>;
+  /** Handlers by path prefix (`/cases/api/`): every path under it goes to the handler. */
+  prefixes?: Readonly<Record<string, Mounted>>;
   /** Host names besides IP literals and localhost (`--allow-host`). */
   browser?: Pick<BrowserPolicyOptions, 'allowedHosts'>;
   /** What GET /readyz checks: the services behind the bridges (health.ts of @parley/transport). */
@@ -68,7 +70,8 @@ function plain(response: ServerResponse, status: number, message: string): void 
  * /healthz and /readyz, answered for any Host so a container HEALTHCHECK works.
  */
 export async function servePage(options: PageServerOptions): Promise<PageServer> {
-  const files = readStaticFiles(options.folder);
+  const files =
+    options.folder === null ? new Map<string, StaticFile>() : readStaticFiles(options.folder);
   const policy = new BrowserPolicy(options.browser ?? {}, options.host);
   let stopping = false;
   const mounted = async (
@@ -99,7 +102,12 @@ export async function servePage(options: PageServerOptions): Promise<PageServer>
       const path = new URL(request.url ?? '/', 'http://page').pathname;
       if (answeredHealth(request, response, path, options.ready, () => stopping)) return;
       if (answeredByPolicy(policy, request, response, 'http:')) return;
-      const handler = Object.hasOwn(options.mounts, path) ? options.mounts[path] : undefined;
+      const prefix = Object.keys(options.prefixes ?? {}).find((p) => path.startsWith(p));
+      const handler = Object.hasOwn(options.mounts, path)
+        ? options.mounts[path]
+        : prefix === undefined
+          ? undefined
+          : options.prefixes?.[prefix];
       if (handler !== undefined) {
         mounted(handler, request, response).catch((error: unknown) => {
           options.onError(error);

@@ -42,8 +42,10 @@ export function readStaticFiles(folder: string): Map<string, StaticFile> {
     }
   };
   walk(folder);
-  const index = files.get('/index.html');
-  if (index !== undefined) files.set('/', index);
+  // A folder's index.html answers for the folder (`/` and `/cases/`).
+  for (const [url, file] of [...files]) {
+    if (url.endsWith('/index.html')) files.set(url.slice(0, -'index.html'.length), file);
+  }
   return files;
 }
 

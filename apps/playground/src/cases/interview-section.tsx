@@ -1,0 +1,211 @@
+import { attributeCatalog, type PyObject, parseRule } from '@parley/consensus';
+import { useState } from 'preact/hooks';
+import { type CaseView, callCase, type DraftShown } from './cases-client.js';
+
+type Change = (view: CaseView) => void;
+
+/** The private interview: six questions, the draft drawn from the answers, and confirmation. */
+export function InterviewSection(props: { view: CaseView; token: string; onChange: Change }) {
+  const { view, token, onChange } = props;
+  const you = view.you as NonNullable<CaseView['you']>;
+  const [note, setNote] = useState<string | null>(null);
+  const [rule, setRule] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async (route: string, body: unknown, done: string | null = null) => {
+    // Saving an answer never disables the buttons: the blur that saves it comes just before the
+    // click on one of them.
+    if (route !== 'answer') setBusy(true);
+    try {
+      onChange((await callCase(route, token, body)) as CaseView);
+      setNote(done);
+      return true;
+    } catch (error) {
+      setNote(error instanceof Error ? error.message : String(error));
+      return false;
+    } finally {
+      if (route !== 'answer') setBusy(false);
+    }
+  };
+  /** Saves every answer typed but not yet saved, in order, then asks for the draft. */
+  const draftFromAnswers = async () => {
+    for (const p of you.prompts) {
+      const box = document.getElementById(`prompt-${p.id}`) as HTMLTextAreaElement | null;
+      const text = box?.value ?? '';
+      if (text !== (you.answers[p.id] ?? '') && !(await run('answer', { prompt: p.id, text })))
+        return;
+    }
+    await run('draft', {}, 'Your draft is below. Check every rule.');
+  };
+  const addRule = async (event: Event) => {
+    event.preventDefault();
+    try {
+      const parsed = parseRule(rule, attributeCatalog(view.options as PyObject[]));
+      const op =
+        parsed.kind === 'hard'
+          ? { op: 'add_hard', constraint: parsed.raw }
+          : { op: 'add_soft', term: parsed.raw };
+      if (await run('edit', { ops: [op] }, 'Rule added to your draft.')) setRule('');
+    } catch (error) {
+      setNote(error instanceof Error ? error.message : String(error));
+    }
+  };
+  return (
+    <section class="card interview" aria-labelledby="interview-title">
+      <h2 id="interview-title">Your private position</h2>
+      <p class="private-note">
+        Only you see what you write here. The others never see your answers or your rules; they only
+        learn whether an option works for everyone.
+      </p>
+      <ol class="prompts">
+        {you.prompts.map((p) => (
+          <li key={p.id}>
+            <label for={`prompt-${p.id}`}>{p.question}</label>
+            <textarea
+              id={`prompt-${p.id}`}
+              rows={2}
+              value={you.answers[p.id] ?? ''}
+              onBlur={(e) => {
+                const text = (e.currentTarget as HTMLTextAreaElement).value;
+                if (text !== (you.answers[p.id] ?? ''))
+                  void run('answer', { prompt: p.id, text }, 'Answer saved.');
+              }}
+            />
+          </li>
+        ))}
+      </ol>
+      <div class="actions">
+        <button type="button" disabled={busy} onClick={draftFromAnswers}>
+          Draft my rules from my answers
+        </button>
+      </div>
+      <form class="add-rule" onSubmit={addRule}>
+        <label for="rule-text">
+          Or write a rule yourself (for example: rent &lt;= 1000, or prefer lower rent 800..1100)
+        </label>
+        <div class="row">
+          <input
+            id="rule-text"
+            value={rule}
+            onInput={(e) => setRule((e.currentTarget as HTMLInputElement).value)}
+          />
+          <button type="submit" disabled={busy || rule.trim() === ''}>
+            Add
+          </button>
+        </div>
+      </form>
+      {you.draft !== null && <DraftReview draft={you.draft} busy={busy} run={run} />}
+      <p aria-live="polite" class="note">
+        {note}
+      </p>
+    </section>
+  );
+}
+
+function DraftReview(props: {
+  draft: DraftShown;
+  busy: boolean;
+  run(route: string, body: unknown, done?: string | null): Promise<boolean>;
+}) {
+  const { draft, run } = props;
+  const [checked, setChecked] = useState<Record<string, boolean>>({});
+  const all = draft.hard.every((h) => checked[`${draft.version}:${h.id}`] === true);
+  const words = (c: DraftShown['hard'][number]['constraint']) =>
+    `${c.attr} ${c.op.replace('_', ' ')} ${JSON.stringify(c.value)}`;
+  return (
+    <div class="draft">
+      <h3>Your rules (draft)</h3>
+      <h4>Limits: an option that breaks one of these is never proposed to you</h4>
+      {draft.hard.length === 0 && <p class="muted">No limits yet.</p>}
+      <ul class="rules hard">
+        {draft.hard.map((h) => (
+          <li key={h.id} data-id={h.id}>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={checked[`${draft.version}:${h.id}`] === true}
+                onChange={(e) =>
+                  setChecked({
+                    ...checked,
+                    [`${draft.version}:${h.id}`]: (e.currentTarget as HTMLInputElement).checked,
+                  })
+                }
+              />
+              <span class="rule-text">I confirm: {words(h.constraint)}</span>
+            </label>
+            <button
+              type="button"
+              class="link danger"
+              aria-label={`Remove ${words(h.constraint)}`}
+              onClick={() => run('edit', { ops: [{ op: 'remove', item_id: h.id }] })}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h4>Preferences: used to choose among options that work for everyone</h4>
+      {draft.utility.length === 0 && <p class="muted">No preferences yet.</p>}
+      <ul class="rules soft">
+        {draft.utility.map((s) => (
+          <li key={s.id} data-id={s.id}>
+            <span class="rule-text">
+              {s.term.prefer !== null
+                ? `prefer ${s.term.attr} ${JSON.stringify(s.term.prefer)}`
+                : `prefer ${s.term.direction} ${s.term.attr} (from ${s.term.lo} to ${s.term.hi})`}
+              , weight {s.term.weight}
+            </span>
+            <button
+              type="button"
+              class="link danger"
+              aria-label={`Remove preference ${s.term.attr}`}
+              onClick={() => run('edit', { ops: [{ op: 'remove', item_id: s.id }] })}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      {draft.clarifications.length > 0 && (
+        <>
+          <h4>Questions back to you</h4>
+          <ul class="questions">
+            {draft.clarifications.map((q) => (
+              <li key={q.id} data-id={q.id}>
+                {q.question}{' '}
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() =>
+                    run('edit', { ops: [{ op: 'resolve', item_id: q.id, drop: true }] })
+                  }
+                >
+                  Skip this question
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div class="confirm">
+        <p class="small muted">
+          Confirming makes these rules binding for this round. Only checked limits are confirmed;
+          check each one you mean.
+        </p>
+        <button
+          type="button"
+          class="primary big"
+          disabled={props.busy || !all || draft.clarifications.length > 0}
+          onClick={() =>
+            run(
+              'confirm',
+              { hard: draft.hard.map((h) => h.id), version: draft.version },
+              'Your rules are confirmed.',
+            )
+          }
+        >
+          Confirm my rules
+        </button>
+      </div>
+    </div>
+  );
+}

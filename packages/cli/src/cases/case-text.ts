@@ -1,0 +1,86 @@
+import { type PyValue, pyDumps } from '@parley/consensus';
+
+/** A holder's view of a case (`CaseService.view`), as the CLI reads it. */
+export interface CaseViewShape {
+  id: string;
+  title: string;
+  decision: string;
+  state: string;
+  round: number;
+  organizer: string;
+  parties: { name: string; sheet: string; answer: string }[];
+  proposal: { status: string; decision: PyValue; transcript_sha256: string } | null;
+  receipt: string | null;
+  you?: {
+    name: string;
+    sheet: string;
+    answer: string;
+    answers: Record<string, string>;
+    draft: { version: string; rendered: string; hard: { id: string }[] } | null;
+  };
+  links?: { party: string; name: string; live: boolean; expires_at: number | null }[];
+  outbox?: {
+    to: string;
+    kind: string;
+    subject: string;
+    text: string;
+    link: string | null;
+    sent_at: number | null;
+  }[];
+}
+
+const SHEET_WORDS: Readonly<Record<string, string>> = {
+  none: 'not started',
+  draft: 'drafting',
+  confirmed: 'confirmed',
+};
+
+/** What `parley cases status` prints: plain words, no private part but the holder's own. */
+export function caseText(view: CaseViewShape): string {
+  const lines = [
+    `${view.title}  (${view.id})`,
+    `  ${view.decision}`,
+    `  state ${view.state}, round ${view.round} of 3, opened by ${view.organizer}`,
+    '',
+    ...view.parties.map(
+      (p) =>
+        `  ${p.name.padEnd(16)} sheet ${SHEET_WORDS[p.sheet] ?? p.sheet}${p.answer === 'none' ? '' : `, ${p.answer}`}`,
+    ),
+  ];
+  if (view.proposal !== null) {
+    lines.push(
+      '',
+      view.proposal.status === 'deadlock'
+        ? "  No option meets every party's limits (an honest deadlock)."
+        : `  Proposal: ${pyDumps(view.proposal.decision)}`,
+      `  transcript ${view.proposal.transcript_sha256}`,
+    );
+  }
+  if (view.you !== undefined) {
+    lines.push('', `You are ${view.you.name}.`);
+    if (view.you.draft !== null) {
+      lines.push('Your draft (only you see it):', view.you.draft.rendered.replace(/^/gm, '  '));
+      lines.push(`  version ${view.you.draft.version}`);
+    }
+  }
+  if (view.links !== undefined) {
+    lines.push('', 'Links:');
+    for (const l of view.links)
+      lines.push(`  ${l.name.padEnd(16)} ${l.live ? 'live' : 'not live (revoked or expired)'}`);
+  }
+  if (view.receipt !== null)
+    lines.push('', 'The receipt is ready: parley cases receipt LINK --out receipt.json');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The outbox as the organizer hands it over: to whom, what, and the link. */
+export function outboxText(view: CaseViewShape): string {
+  const messages = view.outbox ?? [];
+  if (messages.length === 0) return 'The outbox is empty.\n';
+  return `${messages
+    .map(
+      (m) =>
+        `To ${m.to} (${m.kind}): ${m.subject}\n  ${m.text}${m.link === null ? '' : `\n  ${m.link}`}`,
+    )
+    .join('\n\n')}\n`;
+}
