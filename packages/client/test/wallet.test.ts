@@ -64,7 +64,7 @@ describe('§6.3 Wallet grant selection by svc', () => {
 
   it('refuses a grant held by another key, and a token that is not a grant', async () => {
     const stranger = new Wallet(await keyPairFromSeed(seed(3)));
-    expect(() => stranger.add(tokens.shop)).toThrow(TypeError);
+    expect(() => stranger.add(tokens.shop)).toThrow(ClientError);
     expect(() => stranger.add('pg1.not-a-grant')).toThrow();
   });
 
