@@ -35,8 +35,7 @@ export function sniffType(bytes: Uint8Array): string | null {
 export function safeFilename(name: unknown): string {
   const base = typeof name === 'string' ? (name.split(/[\\/]/).pop() ?? '') : '';
   const clean = base
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is
-    // removed.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are removed
     .replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '')
     .trim()
     .slice(0, 120);

@@ -34,7 +34,7 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
       if (text !== (you.answers[p.id] ?? '') && !(await run('answer', { prompt: p.id, text })))
         return;
     }
-    await run('draft', {}, 'Your draft is below. Check every rule.');
+    await run('draft', {}, 'Your draft is ready under "Your rules (draft)": check every rule.');
   };
   const addRule = async (event: Event) => {
     event.preventDefault();
