@@ -1,10 +1,15 @@
 /** Why the client refused something locally. */
-export const CLIENT_ERROR_REASONS = ['service_mismatch', 'unexpected_reply'] as const;
+export const CLIENT_ERROR_REASONS = [
+  'service_mismatch',
+  'unexpected_reply',
+  /** docs/extensions.md §E1: a RECEIPT whose service signature fails: never a done commit. */
+  'bad_receipt_signature',
+] as const;
 export type ClientErrorReason = (typeof CLIENT_ERROR_REASONS)[number];
 
 /**
- * A local refusal by the client: the service is not the one expected, or it answered with a reply
- * the verb does not allow. Never sent to a peer.
+ * A local refusal by the client: the service is not the one expected, it answered with a reply
+ * the verb does not allow, or its receipt's signature fails. Never sent to a peer.
  */
 export class ClientError extends Error {
   override readonly name = 'ClientError';

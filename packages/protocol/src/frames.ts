@@ -1,3 +1,5 @@
+import type { Extensions } from './extensions/announce.js';
+import type { ReceiptSignature } from './extensions/receipt-signature.js';
 import type { ErrorBody } from './errors.js';
 import type { JsonObject, JsonScalar, JsonValue } from './json.js';
 
@@ -172,6 +174,8 @@ export type BriefBody = {
   service: ServiceInfo;
   capabilities: Capability[];
   more?: More[];
+  /** docs/extensions.md: the extensions this service offers; absent for a v1-only service. */
+  ext?: Extensions;
 };
 export type AnswerBody = {
   kind: 'ANSWER';
@@ -199,6 +203,8 @@ export type ReceiptBody = {
    * receivers ignore it (§2).
    */
   undone?: ReceiptUndone;
+  /** docs/extensions.md §E1: the service's signature, when its BRIEF announced a receipt key. */
+  signed?: ReceiptSignature;
 };
 export type ReceiptUndone = { receipt: string; at: number };
 export type ErrorReplyBody = ErrorBody & {

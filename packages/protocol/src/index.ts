@@ -40,6 +40,20 @@ export {
   ParleyError,
   type ParleyErrorOptions,
 } from './errors.js';
+export {
+  announcedReceiptKey,
+  EXTENSION_NAMES,
+  type ExtensionName,
+  type Extensions,
+  type SignedReceiptsAnnouncement,
+} from './extensions/announce.js';
+export {
+  type ReceiptSignature,
+  type ReceiptSignatureCheck,
+  receiptSigningText,
+  signReceipt,
+  verifyReceiptSignature,
+} from './extensions/receipt-signature.js';
 export { keepEnvelopeJson, keepJson, stringifyFrame } from './frame-json.js';
 export {
   type AnswerBody,

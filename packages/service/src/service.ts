@@ -3,13 +3,17 @@ import {
   type FinalReply,
   type FinalReplyBody,
   holdsMoreContainersThan,
+  type Extensions,
   type JsonValue,
+  type KeyPair,
   MAX_FRAME_CONTAINERS,
+  publicKeyString,
   ParleyError,
   type Receipt,
   type Request,
   requestIdOf,
   type ServiceInfo,
+  signReceipt,
 } from '@parley/protocol';
 import type { AskDefinition, CapabilityEntry, IntentDefinition } from './capability.js';
 import { ask } from './dispatch/ask.js';
@@ -56,6 +60,12 @@ export type ServiceOptions = {
    * many characters of remainder JSON. Defaults RETAINED_HANDLES and RETAINED_HANDLE_CHARS.
    */
   retainedHandles?: { handles?: number; chars?: number };
+  /**
+   * docs/extensions.md §E1: the service's own Ed25519 key. With it the BRIEF announces
+   * `signed-receipts` and every RECEIPT (commits, auto-commits, reversals, replays) carries
+   * `signed`; without it replies are exactly v1's.
+   */
+  receiptKey?: KeyPair;
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -89,6 +99,8 @@ export class Service {
         options.retainedHandles?.chars ?? RETAINED_HANDLE_CHARS,
       ),
       inFlight: new Map(),
+      receiptKey: options.receiptKey,
+      extensions: extensionsOf(options),
       log:
         options.log ??
         ((message, error) => console.error(`[parley ${options.id}] ${message}`, error)),
@@ -179,6 +191,11 @@ export class Service {
     try {
       this.#startSweeper();
       body = await this.#dispatch(checkRequest(frame), ctx);
+      if (body.kind === 'RECEIPT' && this.#core.receiptKey !== undefined) {
+        // §E1: Ed25519 is deterministic, so a replay's signature equals the first one's.
+        const signed = await signReceipt(this.#core.receiptKey, this.#core.info.id, body.receipt);
+        body = { ...body, signed };
+      }
     } catch (error) {
       body = this.#errorBody(error);
     }
@@ -293,6 +310,15 @@ export class Service {
     this.#sweeper = undefined;
     if (this.#ownsStore) await this.#core.store.close();
   }
+}
+
+/** docs/extensions.md: what the BRIEF announces for these options. */
+function extensionsOf(options: ServiceOptions): Extensions {
+  const extensions: Extensions = {};
+  if (options.receiptKey !== undefined) {
+    extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };
+  }
+  return extensions;
 }
 
 /** Defines a Parley service; add capabilities with `.ask()` and `.intent()`. */
