@@ -14,9 +14,10 @@ import { ClientError, connect, type ParleyClient, Wallet } from '../src/index.js
 
 const SERVICE = 'signing.example';
 const seed = (n: number) => new Uint8Array(32).fill(n);
-const [principal, agentKey, serviceKey, forger] = await Promise.all(
-  [1, 2, 9, 7].map((n) => keyPairFromSeed(seed(n))),
-);
+const principal = await keyPairFromSeed(seed(1));
+const agentKey = await keyPairFromSeed(seed(2));
+const serviceKey = await keyPairFromSeed(seed(9));
+const forger = await keyPairFromSeed(seed(7));
 
 function signingService(): Service {
   const service = defineService({
@@ -44,7 +45,10 @@ function signingService(): Service {
 }
 
 /** A relay that changes RECEIPT replies on the way, as an on-path attacker or a lying host would. */
-function tampering(service: Service, change: (reply: Record<string, unknown>) => void): FrameHandler {
+function tampering(
+  service: Service,
+  change: (reply: Record<string, unknown>) => void,
+): FrameHandler {
   return {
     async handleText(text, ctx) {
       const reply = (await service.handleText(text, ctx)) as unknown as Record<string, unknown>;
@@ -94,7 +98,8 @@ async function refusal(work: Promise<unknown>): Promise<ClientError> {
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof ClientError)) throw new Error(`expected a ClientError, got ${String(error)}`);
+  if (!(error instanceof ClientError))
+    throw new Error(`expected a ClientError, got ${String(error)}`);
   return error;
 }
 

@@ -1,6 +1,6 @@
+import type { ErrorBody } from './errors.js';
 import type { Extensions } from './extensions/announce.js';
 import type { ReceiptSignature } from './extensions/receipt-signature.js';
-import type { ErrorBody } from './errors.js';
 import type { JsonObject, JsonScalar, JsonValue } from './json.js';
 
 /** §2.1: the wire version. */

@@ -1,14 +1,14 @@
 import {
   checkRequest,
+  type Extensions,
   type FinalReply,
   type FinalReplyBody,
   holdsMoreContainersThan,
-  type Extensions,
   type JsonValue,
   type KeyPair,
   MAX_FRAME_CONTAINERS,
-  publicKeyString,
   ParleyError,
+  publicKeyString,
   type Receipt,
   type Request,
   requestIdOf,
@@ -151,6 +151,16 @@ export class Service {
       throw new TypeError(`capability ${entry.name} is already defined`);
     }
     this.#core.capabilities.set(entry.name, entry);
+  }
+
+  /**
+   * docs/extensions.md §E1: signs every RECEIPT from now on with `key` and announces it in the
+   * BRIEF; for a host (`parley serve`) that runs a service someone else defined.
+   */
+  signReceiptsWith(key: KeyPair): this {
+    this.#core.receiptKey = key;
+    this.#core.extensions = { ...this.#core.extensions, ...extensionsOf({ receiptKey: key }) };
+    return this;
   }
 
   /** The full BRIEF body, as a default HELLO answers it. */
@@ -313,7 +323,7 @@ export class Service {
 }
 
 /** docs/extensions.md: what the BRIEF announces for these options. */
-function extensionsOf(options: ServiceOptions): Extensions {
+function extensionsOf(options: Pick<ServiceOptions, 'receiptKey'>): Extensions {
   const extensions: Extensions = {};
   if (options.receiptKey !== undefined) {
     extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };

@@ -25,10 +25,7 @@ async function committed(signing: boolean) {
   const brief = (await send(s.service, await request({ verb: 'HELLO' }))).reply as BriefReply;
   const { reply } = await send(
     s.service,
-    await request(
-      { verb: 'INTENT', capability: 'acme.buy', params: { amount: 250 } },
-      s.signer(),
-    ),
+    await request({ verb: 'INTENT', capability: 'acme.buy', params: { amount: 250 } }, s.signer()),
   );
   const proposal = (reply as ProposalsReply).proposals[0];
   if (proposal === undefined) throw new Error('no proposal');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
-import { isPublicKey } from '@parley/protocol';
+import { isPublicKey, type KeyPair, publicKeyString } from '@parley/protocol';
 import { armKillPoint, type ServiceFactory } from '@parley/service';
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
@@ -9,6 +9,7 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { loadServiceKey, serviceKeyPath } from '../home/service-key.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { EXAMPLE_NAMES, type ExampleName, isExampleName } from '../serve/example-services.js';
 import { authority, parseHostPort } from '../serve/host-port.js';
@@ -36,6 +37,8 @@ type ServeFlags = OpenApiFlags &
     store?: string;
     trust?: string[];
     localTrust: boolean;
+    serviceKey?: string;
+    signedReceipts: boolean;
   };
 
 /**
@@ -82,6 +85,11 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
     .option('--no-local-trust', 'do not trust the local principal key')
+    .option(
+      '--service-key <file>',
+      "the service's own key that signs its receipts (made, mode 0600, if missing; default DATA/service-key.json); instances behind one address share one file",
+    )
+    .option('--no-signed-receipts', 'send unsigned v1 receipts and announce no receipt key')
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',
@@ -109,11 +117,14 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const source = await serviceSource(target, rest, flags, env, (line) => ctx.err(line));
       const endpoints = endpointsFrom(flags);
       const trust = await trustedKeys(ctx.home, flags);
+      const folder = resolve(flags.data ?? join(ctx.home, 'data', source.name));
+      const receiptKey = await serviceReceiptKey(folder, flags, ctx.err);
       const options = {
-        store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
+        store: flags.store ?? folder,
         trust,
         endpoints,
         log: (line: string) => ctx.err(`${line}\n`),
+        ...(receiptKey === undefined ? {} : { receiptKey }),
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {
@@ -231,6 +242,26 @@ function readPem(path: string): string {
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
   }
+}
+
+/** docs/extensions.md §E1: the key that signs this service's receipts, unless turned off. */
+async function serviceReceiptKey(
+  folder: string,
+  flags: ServeFlags,
+  err: (line: string) => void,
+): Promise<KeyPair | undefined> {
+  if (!flags.signedReceipts) {
+    if (flags.serviceKey !== undefined) {
+      throw new CliError('--service-key and --no-signed-receipts contradict each other');
+    }
+    return undefined;
+  }
+  const path = resolve(flags.serviceKey ?? serviceKeyPath(folder));
+  const { key, created } = await loadServiceKey(path);
+  err(
+    `${created ? 'made' : 'signing receipts with'} service key ${publicKeyString(key)} (${path})\n`,
+  );
+  return key;
 }
 
 /** --trust keys, and the local principal's unless --no-local-trust. */

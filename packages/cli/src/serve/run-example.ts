@@ -1,3 +1,4 @@
+import type { KeyPair } from '@parley/protocol';
 import type { ServeOptions, Service, ServiceFactory, ServiceOptions, Store } from '@parley/service';
 import { openStore, StoreError } from '@parley/store-postgres';
 import { type BrowserPolicyOptions, listen, type ParleyServer } from '@parley/transport';
@@ -33,6 +34,8 @@ export type RunOptions = {
   trust: readonly string[];
   endpoints: readonly Endpoint[];
   log: (line: string) => void;
+  /** docs/extensions.md §E1: the key that signs every RECEIPT; none serves v1 receipts. */
+  receiptKey?: KeyPair;
 };
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
@@ -79,6 +82,7 @@ async function runOn(
     await store.close();
     throw error;
   }
+  if (options.receiptKey !== undefined) service.signReceiptsWith(options.receiptKey);
   const servers: ParleyServer[] = [];
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));

@@ -38,9 +38,15 @@ export async function send(
     onEvent: progress.onEvent,
     ...(budget === undefined ? {} : { budget }),
   };
+  let reply: FinalReply;
   try {
-    return await open.client.request(draft, options);
+    // A RECEIPT whose signature fails is refused inside (ClientError bad_receipt_signature).
+    reply = await open.client.request(draft, options);
   } finally {
     progress.done();
   }
+  if (reply.kind === 'RECEIPT' && open.client.receiptKey !== undefined && reply.signed) {
+    ctx.err(`signed by ${reply.signed.by} (${open.client.receiptKey})\n`);
+  }
+  return reply;
 }

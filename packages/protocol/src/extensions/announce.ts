@@ -32,7 +32,9 @@ export function announcedReceiptKey(ext: unknown): string | undefined | { malfor
   const entry = (ext as Record<string, unknown>)['signed-receipts'];
   if (entry === undefined) return undefined;
   const key =
-    typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>).key : undefined;
+    typeof entry === 'object' && entry !== null
+      ? (entry as Record<string, unknown>).key
+      : undefined;
   if (!isPublicKey(key)) {
     return { malformed: 'the BRIEF announces signed receipts without a valid ed25519 key' };
   }

@@ -33,7 +33,11 @@ export async function signReceipt(
 /** What checking a receipt's signature found. */
 export type ReceiptSignatureCheck =
   | { ok: true; by: string }
-  | { ok: false; code: 'unsigned' | 'wrong_key' | 'wrong_service' | 'bad_signature'; reason: string };
+  | {
+      ok: false;
+      code: 'unsigned' | 'wrong_key' | 'wrong_service' | 'bad_signature';
+      reason: string;
+    };
 
 /**
  * Checks `signed` over `receipt` against the key the service announced (or the verifier pinned)
