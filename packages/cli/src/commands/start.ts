@@ -14,6 +14,7 @@ import { chooseElicitor } from '../consensus/elicitor-choice.js';
 import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { initKeys, loadPrincipal } from '../home/local-keys.js';
 import { ensureFolder } from '../home/parley-home.js';
+import { loadServiceKey, serviceKeyPath } from '../home/service-key.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { type RunningExample, runExample, untilStopped } from '../serve/run-example.js';
 import { ensureDemoGrant } from '../start/demo-grant.js';
@@ -101,10 +102,14 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       // §6.4: the local principal, and the principals of pages paired before (and from now on).
       const trust = TrustedPrincipals.load(publicKeyString(principal), data);
       const log = (line: string): void => ctx.err(`${line}\n`);
+      // docs/extensions.md §E1: each service signs its receipts with its own key, so the page
+      // can say who signed.
+      const signing = async (folder: string) => (await loadServiceKey(serviceKeyPath(folder))).key;
       const calendar = await runExample('calendar', {
         store: join(data, 'calendar'),
         trust,
         log,
+        receiptKey: await signing(join(data, 'calendar')),
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.calendar)}` },
           { url: `http://${HOST}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -114,6 +119,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         store: join(data, 'shop'),
         trust,
         log,
+        receiptKey: await signing(join(data, 'shop')),
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.shop)}` },
           { url: `http://${HOST}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },
