@@ -39,6 +39,7 @@ export {
   isErrorCode,
   ParleyError,
   type ParleyErrorOptions,
+  type Revoked,
 } from './errors.js';
 export {
   announcedReceiptKey,
@@ -54,6 +55,19 @@ export {
   signReceipt,
   verifyReceiptSignature,
 } from './extensions/receipt-signature.js';
+export {
+  checkRevocation,
+  grantRevocationTargets,
+  REVOKE_VERB,
+  type Revocation,
+  type RevocationCheck,
+  type RevocationPayload,
+  type RevocationTarget,
+  type RevokeRequest,
+  revocationTargetId,
+  revocationTargetsOf,
+  signRevocation,
+} from './extensions/revocation.js';
 export { keepEnvelopeJson, keepJson, stringifyFrame } from './frame-json.js';
 export {
   type AnswerBody,
@@ -154,6 +168,7 @@ export {
   type SpendLimit,
   sharedChainCache,
   verifyAnyGrant,
+  verifyGrantChain,
   verifyGrant,
 } from './grants/verify.js';
 export { type HashedProposal, hashProposal } from './hash.js';

@@ -60,6 +60,7 @@ export type {
   DataAccess,
   HandleRecord,
   ReceiptRecord,
+  RevocationRecord,
   Reservation,
   Settled,
   SpendCap,

@@ -1,5 +1,6 @@
 import { RECEIPTS_ONCE } from './receipts-once.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
+import { REVOCATIONS } from './revocations.js';
 import type { SchemaName } from './schema-name.js';
 import { SWEEP_INDEXES } from './sweep-indexes.js';
 
@@ -404,6 +405,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   RECEIPTS_ONCE,
   SWEEP_INDEXES,
+  REVOCATIONS,
 ];
 
 /** The schema version this code writes. */
