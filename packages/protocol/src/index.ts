@@ -168,8 +168,8 @@ export {
   type SpendLimit,
   sharedChainCache,
   verifyAnyGrant,
-  verifyGrantChain,
   verifyGrant,
+  verifyGrantChain,
 } from './grants/verify.js';
 export { type HashedProposal, hashProposal } from './hash.js';
 export { ID_RULE, isWellFormedId, MAX_ID_LENGTH } from './ids.js';

@@ -25,6 +25,7 @@ import { expand } from './dispatch/expand.js';
 import { briefOf, hello } from './dispatch/hello.js';
 import { intent } from './dispatch/intent.js';
 import { envelope } from './dispatch/reply.js';
+import { isRevokeFrame, revoke, withoutRevoked } from './dispatch/revoke.js';
 import { undo } from './dispatch/undo.js';
 import { parseSchema } from './params/schema.js';
 import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
@@ -66,6 +67,11 @@ export type ServiceOptions = {
    * `signed`; without it replies are exactly v1's.
    */
   receiptKey?: KeyPair;
+  /**
+   * docs/extensions.md §E2: accept REVOKE and refuse every request whose grants hold a revoked
+   * block or key (one store read per request with grants). Off: REVOKE is an unknown verb, as in v1.
+   */
+  revocation?: boolean;
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -163,6 +169,12 @@ export class Service {
     return this;
   }
 
+  /** docs/extensions.md §E2: from now on, accept revocations and honour them. */
+  acceptRevocations(): this {
+    this.#core.extensions = { ...this.#core.extensions, revocation: {} };
+    return this;
+  }
+
   /** The full BRIEF body, as a default HELLO answers it. */
   brief() {
     return briefOf(this.#core);
@@ -200,7 +212,14 @@ export class Service {
     let body: FinalReplyBody;
     try {
       this.#startSweeper();
-      body = await this.#dispatch(checkRequest(frame), ctx);
+      const core = this.#core;
+      if (core.extensions.revocation !== undefined && isRevokeFrame(frame)) {
+        body = await revoke(core, frame);
+      } else {
+        let request = checkRequest(frame);
+        if (core.extensions.revocation !== undefined) request = await withoutRevoked(core, request);
+        body = await this.#dispatch(request, ctx);
+      }
       if (body.kind === 'RECEIPT' && this.#core.receiptKey !== undefined) {
         // §E1: Ed25519 is deterministic, so a replay's signature equals the first one's.
         const signed = await signReceipt(this.#core.receiptKey, this.#core.info.id, body.receipt);
@@ -323,8 +342,9 @@ export class Service {
 }
 
 /** docs/extensions.md: what the BRIEF announces for these options. */
-function extensionsOf(options: Pick<ServiceOptions, 'receiptKey'>): Extensions {
+function extensionsOf(options: Pick<ServiceOptions, 'receiptKey' | 'revocation'>): Extensions {
   const extensions: Extensions = {};
+  if (options.revocation === true) extensions.revocation = {};
   if (options.receiptKey !== undefined) {
     extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };
   }

@@ -97,6 +97,8 @@ export function toyService(options: {
   requireGrants?: { ask?: boolean; intent?: boolean };
   /** docs/extensions.md §E1. */
   receiptKey?: KeyPair;
+  /** docs/extensions.md §E2. */
+  revocation?: boolean;
 }) {
   const outside = options.outside ?? { sent: [], failNext: false };
   const service = defineService({
@@ -109,6 +111,7 @@ export function toyService(options: {
     log: () => {},
     ...(options.requireGrants === undefined ? {} : { requireGrants: options.requireGrants }),
     ...(options.receiptKey === undefined ? {} : { receiptKey: options.receiptKey }),
+    ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
   });
   service.ask('acme.echo', {
     summary: 'Echo the params',

@@ -78,9 +78,12 @@ export function grantRevocationTargets(token: string): string[] {
 /** What checking a revocation found: the target id to store, or why it is refused. */
 export type RevocationCheck =
   | { ok: true; target: string; at: number; by: string }
-  | { ok: false; reason: string };
+  | { ok: false; code: 'bad_frame' | 'unauthorized'; reason: string };
 
-const refuse = (reason: string): RevocationCheck => ({ ok: false, reason });
+/** A revocation that is not even shaped like one. */
+const malformed = (reason: string): RevocationCheck => ({ ok: false, code: 'bad_frame', reason });
+/** A well-formed revocation this service must not honour: bad signature, no authority. */
+const refuse = (reason: string): RevocationCheck => ({ ok: false, code: 'unauthorized', reason });
 
 /**
  * §E2: checks a revocation: its shape and signature; for a block, that `grant` is a valid chain
@@ -92,23 +95,24 @@ export async function checkRevocation(
   context: { grant?: unknown; trusted: GrantContext['trusted']; now: number },
 ): Promise<RevocationCheck> {
   if (!isPlainObject(revocation) || !isPlainObject(revocation.p)) {
-    return refuse('"revocation" must be {"p": payload, "s": signature}');
+    return malformed('"revocation" must be {"p": payload, "s": signature}');
   }
   const p = revocation.p;
   const target = p.revoke;
-  if (typeof revocation.s !== 'string') return refuse('the revocation carries no signature "s"');
-  if (!isPublicKey(p.iss)) return refuse('the revocation\'s "iss" is not an ed25519 key');
+  if (typeof revocation.s !== 'string') return malformed('the revocation carries no signature "s"');
+  if (!isPublicKey(p.iss)) return malformed('the revocation\'s "iss" is not an ed25519 key');
   if (!Number.isSafeInteger(p.at) || (p.at as number) < 0) {
-    return refuse('the revocation\'s "at" must be a non-negative integer (Unix seconds)');
+    return malformed('the revocation\'s "at" must be a non-negative integer (Unix seconds)');
   }
   if ((p.at as number) > context.now + PROOF_MAX_SKEW_SECONDS) {
     return refuse('the revocation is dated in the future');
   }
   const isBlock =
     isPlainObject(target) && Object.keys(target).length === 1 && typeof target.block === 'string';
-  const isKey = isPlainObject(target) && Object.keys(target).length === 1 && isPublicKey(target.key);
+  const isKey =
+    isPlainObject(target) && Object.keys(target).length === 1 && isPublicKey(target.key);
   if (!isBlock && !isKey) {
-    return refuse('"revoke" must be {"block": blockId} or {"key": "ed25519:…"}');
+    return malformed('"revoke" must be {"block": blockId} or {"key": "ed25519:…"}');
   }
   let text: string;
   try {
@@ -128,7 +132,7 @@ export async function checkRevocation(
     return { ok: true, target: revocationTargetId(payload), at, by: payload.iss };
   }
   if (typeof context.grant !== 'string') {
-    return refuse('revoking a block needs the grant that holds it, as "grant"');
+    return malformed('revoking a block needs the grant that holds it, as "grant"');
   }
   const chain = await verifyGrantChain(context.grant, context.trusted);
   if (typeof chain === 'string') return refuse(`the grant is not valid here: ${chain}`);

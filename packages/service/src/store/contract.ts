@@ -225,7 +225,12 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
 
     it('docs/extensions.md §E2: a revocation is kept once (the first stays) and found by any target', async () => {
       const target = unique('block:b');
-      const first = { target, at: 100, by: 'ed25519:first', revocation: { p: { at: 100 }, s: 'x' } };
+      const first = {
+        target,
+        at: 100,
+        by: 'ed25519:first',
+        revocation: { p: { at: 100 }, s: 'x' },
+      };
       expect(await store.putRevocation(first)).toEqual(first);
       const again = { ...first, at: 200, by: 'ed25519:second' };
       expect(await store.putRevocation(again)).toEqual(first);
