@@ -10,7 +10,13 @@ export class InstanceProcess {
   /** Resolves with the parley:// address once the instance listens. */
   readonly address: Promise<string>;
 
-  constructor(options: { url: string; schema: string; name: string; applyDelayMs?: number }) {
+  constructor(options: {
+    url: string;
+    schema: string;
+    name: string;
+    applyDelayMs?: number;
+    revocation?: boolean;
+  }) {
     this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE], {
       env: {
         ...process.env,
@@ -18,6 +24,7 @@ export class InstanceProcess {
         PARLEY_PG_SCHEMA: options.schema,
         PARLEY_INSTANCE: options.name,
         PARLEY_APPLY_DELAY_MS: String(options.applyDelayMs ?? 0),
+        PARLEY_REVOCATION: options.revocation === true ? '1' : '0',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
