@@ -88,7 +88,7 @@ describe('§E2 revocation on two service processes sharing PostgreSQL', () => {
     const again = await peers.b.send({ ...frame, id: 'revoke-2' } as unknown as Request);
     expect(again).toMatchObject({
       kind: 'ANSWER',
-      data: { at: (answer as { data: { at: number } }).data.at },
+      data: { at: (answer as unknown as { data: { at: number } }).data.at },
     });
   });
 
