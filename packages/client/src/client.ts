@@ -11,9 +11,11 @@ import {
   PARLEY_VERSION,
   type Proposal,
   type ProposalsReply,
+  REVOKE_VERB,
   type Receipt,
   type ReceiptReply,
   type Request,
+  type Revocation,
   type ServiceInfo,
   verifyReceiptSignature,
 } from '@parley/protocol';
@@ -273,6 +275,21 @@ export class ParleyClient {
     ]);
   }
 
+  /**
+   * docs/extensions.md §E2: sends a signed revocation (with the grant holding a revoked block,
+   * as evidence) and resolves with the service's ANSWER `{revoked, at, by}`.
+   */
+  async revoke(revocation: Revocation, grant?: string, options: RequestOptions = {}) {
+    const frame = {
+      parley: PARLEY_VERSION,
+      id: this.#ids.next(),
+      verb: REVOKE_VERB,
+      revocation,
+      ...(grant === undefined ? {} : { grant }),
+    } as unknown as Request;
+    return expectReply(await this.#dispatch(frame, options), 'REVOKE' as never, ['ANSWER']);
+  }
+
   /** §4.6: fetches the next slice of an elided value. */
   async expand(handle: string | More, options: RequestOptions = {}): Promise<AnswerReply> {
     const id = typeof handle === 'string' ? handle : handle.handle;
@@ -346,6 +363,10 @@ export class ParleyClient {
         if (presentsGrants) await this.#attachGrants(frame, grants);
         reply = await this.#dispatch(frame, options);
         if (reply.kind === 'RECEIPT') await this.#checkReceipt(reply);
+        // §E2: a revoked grant is dropped from the wallet, so it is never presented again.
+        if (reply.kind === 'ERROR' && reply.revoked !== undefined) {
+          this.#settings.wallet?.dropRevoked(reply.revoked.target);
+        }
         this.#settings.onExchange?.(frame, reply);
       } finally {
         window.release();

@@ -39,6 +39,7 @@ type ServeFlags = OpenApiFlags &
     localTrust: boolean;
     serviceKey?: string;
     signedReceipts: boolean;
+    revocation: boolean;
   };
 
 /**
@@ -90,6 +91,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       "the service's own key that signs its receipts (made, mode 0600, if missing; default DATA/service-key.json); instances behind one address share one file",
     )
     .option('--no-signed-receipts', 'send unsigned v1 receipts and announce no receipt key')
+    .option(
+      '--no-revocation',
+      'do not accept revocations (REVOKE is then an unknown verb, as in v1)',
+    )
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',
@@ -125,6 +130,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         endpoints,
         log: (line: string) => ctx.err(`${line}\n`),
         ...(receiptKey === undefined ? {} : { receiptKey }),
+        revocation: flags.revocation,
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {

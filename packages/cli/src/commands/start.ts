@@ -110,6 +110,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         trust,
         log,
         receiptKey: await signing(join(data, 'calendar')),
+        revocation: true,
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.calendar)}` },
           { url: `http://${HOST}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -120,6 +121,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         trust,
         log,
         receiptKey: await signing(join(data, 'shop')),
+        revocation: true,
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.shop)}` },
           { url: `http://${HOST}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },

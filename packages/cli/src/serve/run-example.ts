@@ -36,6 +36,8 @@ export type RunOptions = {
   log: (line: string) => void;
   /** docs/extensions.md §E1: the key that signs every RECEIPT; none serves v1 receipts. */
   receiptKey?: KeyPair;
+  /** docs/extensions.md §E2: accept and honour revocations. */
+  revocation?: boolean;
 };
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
@@ -83,6 +85,7 @@ async function runOn(
     throw error;
   }
   if (options.receiptKey !== undefined) service.signReceiptsWith(options.receiptKey);
+  if (options.revocation === true) service.acceptRevocations();
   const servers: ParleyServer[] = [];
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));
