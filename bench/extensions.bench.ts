@@ -1,0 +1,59 @@
+/**
+ * What the v1 extensions (docs/extensions.md) cost the sequential durable COMMIT: the same
+ * no-op-commit service on two SqliteStores (synchronous FULL) in one process, one plain v1 and one
+ * with §E1 signed receipts and §E2 revocation (a revocation lookup per request, a signature per
+ * RECEIPT), taking turns round by round. Prints the paired ratios; fails on nothing.
+ *
+ *   node --conditions=source --import tsx bench/extensions.bench.ts
+ *   BENCH_SYNC=NORMAL …   (no fsync per commit: the CPU cost alone shows)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keyPairFromSeed } from '@parley/protocol';
+import { SqliteStore } from '@parley/service';
+import { benchService, commitFrames, payingAgent } from './no-op-commit.js';
+import { expectKind } from './service-agent.js';
+import { batched, bestOf, pairedRatios, spread } from './service-rates.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUND_MS = Number(process.env.BENCH_MS ?? 400);
+const SYNC = process.env.BENCH_SYNC === 'NORMAL' ? 'NORMAL' : 'FULL';
+const NOW = Date.UTC(2026, 8, 21, 12, 0, 0) / 1000;
+
+const folder = mkdtempSync(join(tmpdir(), 'parley-ext-bench-'));
+const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
+const serviceKey = await keyPairFromSeed(new Uint8Array(32).fill(9));
+
+async function contender(name: string, extensions: boolean) {
+  const store = new SqliteStore({ folder: join(folder, name), synchronous: SYNC });
+  const service = benchService(store, principal, NOW);
+  if (extensions) service.signReceiptsWith(serviceKey).acceptRevocations();
+  const agent = await payingAgent(principal, extensions ? 3 : 2, NOW);
+  const round = batched(
+    1,
+    (count) => commitFrames(agent, service, count),
+    async (frame) => expectKind(await service.handle(frame), 'RECEIPT'),
+  );
+  return { round, close: () => service.close().then(() => store.close()) };
+}
+
+const v1 = await contender('v1', false);
+const ext = await contender('ext', true);
+try {
+  const rates = await bestOf(ROUNDS, ROUND_MS, [v1.round, ext.round]);
+  const ratios = spread(pairedRatios(rates, 1, 0));
+  const [plain, extended] = rates.best;
+  console.log(
+    `sequential durable COMMIT (SQLite, synchronous ${SYNC}), ${ROUNDS} rounds of ${ROUND_MS} ms`,
+  );
+  console.log(`  v1 only:                        best ${Math.round(plain ?? 0)}/s`);
+  console.log(`  signed receipts + revocation:   best ${Math.round(extended ?? 0)}/s`);
+  console.log(
+    `  paired ratio extensions / v1:   min ${ratios.min.toFixed(3)}  median ${ratios.median.toFixed(3)}  max ${ratios.max.toFixed(3)}`,
+  );
+} finally {
+  await v1.close();
+  await ext.close();
+  rmSync(folder, { recursive: true, force: true });
+}
