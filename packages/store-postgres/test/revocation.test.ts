@@ -6,8 +6,11 @@ import {
   type FinalReply,
   keyPairFromSeed,
   type Proposal,
+  publicKeyString,
+  type ReceiptReply,
   type Request,
   signRevocation,
+  verifyReceiptSignature,
 } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
@@ -17,8 +20,9 @@ import { InstanceProcess } from './instance-process.js';
 import { RawPeer } from './raw-peer.js';
 
 /**
- * docs/extensions.md §E2 across instances: a revocation kept by one service process refuses the
- * very next request at another process on the same database, without any cache to expire.
+ * docs/extensions.md across instances: a revocation kept by one service process refuses the very
+ * next request at another process on the same database, without any cache to expire (§E2); a
+ * receipt replayed by another instance with the same key carries the same signature (§E1).
  */
 
 let schema: string;
@@ -57,6 +61,23 @@ async function commit(via: RawPeer, proposal: Proposal, token: string): Promise<
     await signedFrame({ verb: 'COMMIT', proposal: proposal.id, hash: proposal.hash }, token),
   );
 }
+
+describe('§E1 signed receipts on two service processes sharing PostgreSQL and one key', () => {
+  it('a COMMIT at one instance and its retry at the other carry the same valid signature', async () => {
+    const grant = await grantFor();
+    const proposal = await propose(peers.a, grant.token);
+    const first = (await commit(peers.a, proposal, grant.token)) as ReceiptReply;
+    const retry = (await commit(peers.b, proposal, grant.token)) as ReceiptReply;
+    expect(retry.replay).toBe(true);
+    expect(retry.signed).toEqual(first.signed);
+    const key = publicKeyString(await keyPairFromSeed(new Uint8Array(32).fill(9)));
+    const check = await verifyReceiptSignature(retry.receipt, retry.signed, {
+      key,
+      service: 'acme.example',
+    });
+    expect(check.ok).toBe(true);
+  });
+});
 
 describe('§E2 revocation on two service processes sharing PostgreSQL', () => {
   it("a revoked grant's COMMIT is refused at the other instance on the next request", async () => {
