@@ -45,7 +45,9 @@ describe('docs/extensions.md §E1: parley serve signs receipts; parley verify-re
   it('keeps the service key in its data folder, owner-only, and announces it in the BRIEF', async () => {
     expect(statSync(join(data, 'service-key.json')).mode & 0o777).toBe(0o600);
     const hello = await runCli(['hello', url, '--json'], env);
-    expect(JSON.parse(hello.stdout).ext).toMatchObject({ 'signed-receipts': { key: serviceKey() } });
+    expect(JSON.parse(hello.stdout).ext).toMatchObject({
+      'signed-receipts': { key: serviceKey() },
+    });
   });
 
   it('commit says who signed; the saved receipt verifies against the key and against the URL', async () => {

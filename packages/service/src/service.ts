@@ -10,6 +10,7 @@ import {
   ParleyError,
   publicKeyString,
   type Receipt,
+  type ReceiptBody,
   type Request,
   requestIdOf,
   type ServiceInfo,
@@ -220,10 +221,8 @@ export class Service {
         if (core.extensions.revocation !== undefined) request = await withoutRevoked(core, request);
         body = await this.#dispatch(request, ctx);
       }
-      if (body.kind === 'RECEIPT' && this.#core.receiptKey !== undefined) {
-        // §E1: Ed25519 is deterministic, so a replay's signature equals the first one's.
-        const signed = await signReceipt(this.#core.receiptKey, this.#core.info.id, body.receipt);
-        body = { ...body, signed };
+      if (body.kind === 'RECEIPT' && core.receiptKey !== undefined) {
+        body = await this.#signed(body);
       }
     } catch (error) {
       body = this.#errorBody(error);
@@ -246,6 +245,22 @@ export class Service {
         return undo(core, request, ctx);
       case 'EXPAND':
         return expand(core, request);
+    }
+  }
+
+  /**
+   * §E1: the RECEIPT with its signature; Ed25519 is deterministic, so a replay's signature equals
+   * the first one's. A receipt that cannot be signed goes out unsigned (and logged): the agent
+   * then refuses it as unsigned rather than being told that the commit failed.
+   */
+  async #signed(body: ReceiptBody): Promise<ReceiptBody> {
+    const core = this.#core;
+    try {
+      const signed = await signReceipt(core.receiptKey as KeyPair, core.info.id, body.receipt);
+      return { ...body, signed };
+    } catch (error) {
+      core.log('a receipt could not be signed', error);
+      return body;
     }
   }
 
