@@ -32,6 +32,11 @@ export type Consent = {
   principal: string;
   summary: string;
   expires: number;
+  /**
+   * docs/extensions.md §E4: when an approvals caveat stands in the way, the keys that may
+   * approve, how many must, and how many of them the COMMIT presented.
+   */
+  approvals?: { of: string[]; need: number; have: number };
 };
 
 /** §7: the body of an ERROR reply. */

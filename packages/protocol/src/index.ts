@@ -49,6 +49,14 @@ export {
   type SignedReceiptsAnnouncement,
 } from './extensions/announce.js';
 export {
+  APPROVALS_CAVEAT,
+  type Approvals,
+  countApprovals,
+  isApprovalsCaveat,
+  MAX_APPROVERS,
+  readApprovals,
+} from './extensions/approvals.js';
+export {
   type ReceiptSignature,
   type ReceiptSignatureCheck,
   receiptSigningText,

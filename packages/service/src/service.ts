@@ -73,6 +73,11 @@ export type ServiceOptions = {
    * block or key (one store read per request with grants). Off: REVOKE is an unknown verb, as in v1.
    */
   revocation?: boolean;
+  /**
+   * docs/extensions.md §E4: honour `approvals` caveats (a COMMIT needs consent grants from N of
+   * the listed keys). Off: such a caveat is unknown here and fails closed (§6.3).
+   */
+  approvals?: boolean;
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -173,6 +178,12 @@ export class Service {
   /** docs/extensions.md §E2: from now on, accept revocations and honour them. */
   acceptRevocations(): this {
     this.#core.extensions = { ...this.#core.extensions, revocation: {} };
+    return this;
+  }
+
+  /** docs/extensions.md §E4: from now on, honour `approvals` caveats. */
+  acceptApprovals(): this {
+    this.#core.extensions = { ...this.#core.extensions, approvals: {} };
     return this;
   }
 
@@ -357,9 +368,12 @@ export class Service {
 }
 
 /** docs/extensions.md: what the BRIEF announces for these options. */
-function extensionsOf(options: Pick<ServiceOptions, 'receiptKey' | 'revocation'>): Extensions {
+function extensionsOf(
+  options: Pick<ServiceOptions, 'receiptKey' | 'revocation' | 'approvals'>,
+): Extensions {
   const extensions: Extensions = {};
   if (options.revocation === true) extensions.revocation = {};
+  if (options.approvals === true) extensions.approvals = {};
   if (options.receiptKey !== undefined) {
     extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };
   }

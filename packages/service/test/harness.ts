@@ -99,6 +99,8 @@ export function toyService(options: {
   receiptKey?: KeyPair;
   /** docs/extensions.md §E2. */
   revocation?: boolean;
+  /** docs/extensions.md §E4. */
+  approvals?: boolean;
 }) {
   const outside = options.outside ?? { sent: [], failNext: false };
   const service = defineService({
@@ -112,6 +114,7 @@ export function toyService(options: {
     ...(options.requireGrants === undefined ? {} : { requireGrants: options.requireGrants }),
     ...(options.receiptKey === undefined ? {} : { receiptKey: options.receiptKey }),
     ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
+    ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
   });
   service.ask('acme.echo', {
     summary: 'Echo the params',
