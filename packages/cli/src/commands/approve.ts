@@ -61,7 +61,14 @@ export function registerApprove(program: Command, cli: Cli): void {
             },
             ctx.now(),
           );
-          terminal.write(['', ...consentLines(screen), '', ''].join('\n'));
+          const approvals = pending.consent.approvals;
+          const needs =
+            approvals === undefined
+              ? []
+              : [
+                  `This needs approvals from ${approvals.need} of ${approvals.of.length} people; ${approvals.have} of ${approvals.need} so far (docs/extensions.md §E4).`,
+                ];
+          terminal.write(['', ...consentLines(screen), ...needs, '', ''].join('\n'));
           answer = terminal.ask('Approve? [y/N] ');
         } finally {
           terminal.close();
@@ -72,7 +79,8 @@ export function registerApprove(program: Command, cli: Cli): void {
         }
         const token = encodeGrant(await consentGrant(principal, pending.consent, agent));
         saveGrantToken(ctx.home, token, ctx.now());
-        removeConsent(ctx.home, proposalId);
+        // §E4: the other approvers approve the same request; the commit's receipt removes it.
+        if (pending.consent.approvals === undefined) removeConsent(ctx.home, proposalId);
         ctx.out(
           `approved: consent grant ${grantId(token)} for proposal ${proposalId} is in the agent's wallet\n`,
         );

@@ -40,6 +40,7 @@ type ServeFlags = OpenApiFlags &
     serviceKey?: string;
     signedReceipts: boolean;
     revocation: boolean;
+    approvals: boolean;
   };
 
 /**
@@ -131,6 +132,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         log: (line: string) => ctx.err(`${line}\n`),
         ...(receiptKey === undefined ? {} : { receiptKey }),
         revocation: flags.revocation,
+        approvals: flags.approvals,
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {

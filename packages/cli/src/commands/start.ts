@@ -111,6 +111,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         log,
         receiptKey: await signing(join(data, 'calendar')),
         revocation: true,
+        approvals: true,
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.calendar)}` },
           { url: `http://${HOST}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -122,6 +123,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         log,
         receiptKey: await signing(join(data, 'shop')),
         revocation: true,
+        approvals: true,
         endpoints: [
           { url: `parley://${HOST}:${port(START_PORTS.shop)}` },
           { url: `http://${HOST}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },

@@ -38,6 +38,8 @@ export type RunOptions = {
   receiptKey?: KeyPair;
   /** docs/extensions.md §E2: accept and honour revocations. */
   revocation?: boolean;
+  /** docs/extensions.md §E4: honour approvals caveats. */
+  approvals?: boolean;
 };
 
 /** How an example runs: as any service, and its trust may be a live set of keys. */
@@ -86,6 +88,7 @@ async function runOn(
   }
   if (options.receiptKey !== undefined) service.signReceiptsWith(options.receiptKey);
   if (options.revocation === true) service.acceptRevocations();
+  if (options.approvals === true) service.acceptApprovals();
   const servers: ParleyServer[] = [];
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()));
