@@ -96,6 +96,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       '--no-revocation',
       'do not accept revocations (REVOKE is then an unknown verb, as in v1)',
     )
+    .option('--no-approvals', 'refuse approvals caveats, as a v1 service does (§6.3)')
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',
