@@ -63,7 +63,7 @@ describe('docs/extensions.md §E4: parley approve by several people, 2 of 3', {
 
     const ana = await approveAs('ana', proposal);
     expect(ana.code).toBe(0);
-    expect(ana.stdout).toContain('This needs approvals from 2 of 3 people; 0 of 2 so far');
+    expect(ana.stdout).toContain('Approvals: 0 of 2 approvals so far, from 3 people listed');
     const one = await runCli(['commit', url, proposal], env);
     expect(one.code).toBe(3);
     expect(one.stdout).toMatch(/^✗ consent_required: 1 of 2 approvals/);

@@ -61,14 +61,7 @@ export function registerApprove(program: Command, cli: Cli): void {
             },
             ctx.now(),
           );
-          const approvals = pending.consent.approvals;
-          const needs =
-            approvals === undefined
-              ? []
-              : [
-                  `This needs approvals from ${approvals.need} of ${approvals.of.length} people; ${approvals.have} of ${approvals.need} so far (docs/extensions.md §E4).`,
-                ];
-          terminal.write(['', ...consentLines(screen), ...needs, '', ''].join('\n'));
+          terminal.write(['', ...consentLines(screen), '', ''].join('\n'));
           answer = terminal.ask('Approve? [y/N] ');
         } finally {
           terminal.close();
