@@ -1,8 +1,9 @@
 /**
  * What the v1 extensions (docs/extensions.md) cost the sequential durable COMMIT: the same
  * no-op-commit service on two SqliteStores (synchronous FULL) in one process, one plain v1 and one
- * with §E1 signed receipts and §E2 revocation (a revocation lookup per request, a signature per
- * RECEIPT), taking turns round by round. Prints the paired ratios; fails on nothing.
+ * with all three extensions `parley serve` turns on: §E1 signed receipts (a signature per
+ * RECEIPT), §E2 revocation (a revocation lookup per request) and §E4 approvals (each presented
+ * grant checked for approvals at COMMIT), taking turns round by round. Prints the paired ratios; fails on nothing.
  *
  *   node --conditions=source --import tsx bench/extensions.bench.ts
  *   BENCH_SYNC=NORMAL …   (no fsync per commit: the CPU cost alone shows)
@@ -28,7 +29,7 @@ const serviceKey = await keyPairFromSeed(new Uint8Array(32).fill(9));
 async function contender(name: string, extensions: boolean) {
   const store = new SqliteStore({ folder: join(folder, name), synchronous: SYNC });
   const service = benchService(store, principal, NOW);
-  if (extensions) service.signReceiptsWith(serviceKey).acceptRevocations();
+  if (extensions) service.signReceiptsWith(serviceKey).acceptRevocations().acceptApprovals();
   const agent = await payingAgent(principal, extensions ? 3 : 2, NOW);
   const round = batched(
     1,
@@ -48,7 +49,7 @@ try {
     `sequential durable COMMIT (SQLite, synchronous ${SYNC}), ${ROUNDS} rounds of ${ROUND_MS} ms`,
   );
   console.log(`  v1 only:                        best ${Math.round(plain ?? 0)}/s`);
-  console.log(`  signed receipts + revocation:   best ${Math.round(extended ?? 0)}/s`);
+  console.log(`  extensions (E1, E2, E4):        best ${Math.round(extended ?? 0)}/s`);
   console.log(
     `  paired ratio extensions / v1:   min ${ratios.min.toFixed(3)}  median ${ratios.median.toFixed(3)}  max ${ratios.max.toFixed(3)}`,
   );
