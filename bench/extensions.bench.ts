@@ -7,6 +7,7 @@
  *
  *   node --conditions=source --import tsx bench/extensions.bench.ts
  *   BENCH_SYNC=NORMAL …   (no fsync per commit: the CPU cost alone shows)
+ *   BENCH_EXT=receipts …  (one extension alone: receipts, revocation, approvals)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ import { batched, bestOf, pairedRatios, spread } from './service-rates.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROUND_MS = Number(process.env.BENCH_MS ?? 400);
 const SYNC = process.env.BENCH_SYNC === 'NORMAL' ? 'NORMAL' : 'FULL';
+/** Which extensions the second service offers (default all three): receipts,revocation,approvals. */
+const EXTENSIONS = (process.env.BENCH_EXT ?? 'receipts,revocation,approvals').split(',');
 const NOW = Date.UTC(2026, 8, 21, 12, 0, 0) / 1000;
 
 const folder = mkdtempSync(join(tmpdir(), 'parley-ext-bench-'));
@@ -29,7 +32,11 @@ const serviceKey = await keyPairFromSeed(new Uint8Array(32).fill(9));
 async function contender(name: string, extensions: boolean) {
   const store = new SqliteStore({ folder: join(folder, name), synchronous: SYNC });
   const service = benchService(store, principal, NOW);
-  if (extensions) service.signReceiptsWith(serviceKey).acceptRevocations().acceptApprovals();
+  if (extensions) {
+    if (EXTENSIONS.includes('receipts')) service.signReceiptsWith(serviceKey);
+    if (EXTENSIONS.includes('revocation')) service.acceptRevocations();
+    if (EXTENSIONS.includes('approvals')) service.acceptApprovals();
+  }
   const agent = await payingAgent(principal, extensions ? 3 : 2, NOW);
   const round = batched(
     1,
@@ -49,7 +56,7 @@ try {
     `sequential durable COMMIT (SQLite, synchronous ${SYNC}), ${ROUNDS} rounds of ${ROUND_MS} ms`,
   );
   console.log(`  v1 only:                        best ${Math.round(plain ?? 0)}/s`);
-  console.log(`  extensions (E1, E2, E4):        best ${Math.round(extended ?? 0)}/s`);
+  console.log(`  with ${EXTENSIONS.join(', ')}: best ${Math.round(extended ?? 0)}/s`);
   console.log(
     `  paired ratio extensions / v1:   min ${ratios.min.toFixed(3)}  median ${ratios.median.toFixed(3)}  max ${ratios.max.toFixed(3)}`,
   );

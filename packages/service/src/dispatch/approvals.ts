@@ -8,7 +8,9 @@ const ANY_KEY = { has: (_key: string) => true };
  * §E4: the keys whose consent grants among `grants` approve exactly `proposal` for `holder`: a
  * root grant (§6.6) whose signature verifies, held by the proof's key, whose caveats all hold for
  * this COMMIT and one of which is `only` this proposal's hash. A key is counted once however many
- * of its grants are presented. Empty when the service does not offer approvals.
+ * of its grants are presented. Empty when the service does not offer approvals, and when only one
+ * grant is presented: the approvals caveat lives in the grant that would be approved, so its
+ * approvals are always other grants (and a COMMIT with one grant pays nothing for the check).
  */
 export async function approversOf(
   core: ServiceCore,
@@ -17,7 +19,7 @@ export async function approversOf(
   proposal: Proposal,
 ): Promise<Set<string>> {
   const approvers = new Set<string>();
-  if (core.extensions.approvals === undefined) return approvers;
+  if (core.extensions.approvals === undefined || grants.length < 2) return approvers;
   const ctx: GrantContext = {
     service: core.info.id,
     verb: 'COMMIT',
