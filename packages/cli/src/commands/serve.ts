@@ -125,7 +125,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const endpoints = endpointsFrom(flags);
       const trust = await trustedKeys(ctx.home, flags);
       const folder = resolve(flags.data ?? join(ctx.home, 'data', source.name));
-      const receiptKey = await serviceReceiptKey(folder, flags, ctx.err);
+      const receiptKey = receiptKeyLoader(folder, flags, ctx.err);
       const options = {
         store: flags.store ?? folder,
         trust,
@@ -253,12 +253,15 @@ function readPem(path: string): string {
   }
 }
 
-/** docs/extensions.md §E1: the key that signs this service's receipts, unless turned off. */
-async function serviceReceiptKey(
+/**
+ * docs/extensions.md §E1: how to load the key that signs this service's receipts (run once the
+ * service is made), unless turned off.
+ */
+function receiptKeyLoader(
   folder: string,
   flags: ServeFlags,
   err: (line: string) => void,
-): Promise<KeyPair | undefined> {
+): (() => Promise<KeyPair>) | undefined {
   if (!flags.signedReceipts) {
     if (flags.serviceKey !== undefined) {
       throw new CliError('--service-key and --no-signed-receipts contradict each other');
@@ -266,6 +269,10 @@ async function serviceReceiptKey(
     return undefined;
   }
   const path = resolve(flags.serviceKey ?? serviceKeyPath(folder));
+  return () => loadKey(path, err);
+}
+
+async function loadKey(path: string, err: (line: string) => void): Promise<KeyPair> {
   const { key, created } = await loadServiceKey(path);
   err(
     `${created ? 'made' : 'signing receipts with'} service key ${publicKeyString(key)} (${path})\n`,

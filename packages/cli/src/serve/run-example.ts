@@ -34,8 +34,11 @@ export type RunOptions = {
   trust: readonly string[];
   endpoints: readonly Endpoint[];
   log: (line: string) => void;
-  /** docs/extensions.md §E1: the key that signs every RECEIPT; none serves v1 receipts. */
-  receiptKey?: KeyPair;
+  /**
+   * docs/extensions.md §E1: the key that signs every RECEIPT (none serves v1 receipts), or how to
+   * load it once the service is made, so a service that fails to start leaves no key behind.
+   */
+  receiptKey?: KeyPair | (() => Promise<KeyPair>);
   /** docs/extensions.md §E2: accept and honour revocations. */
   revocation?: boolean;
   /** docs/extensions.md §E4: honour approvals caveats. */
@@ -86,7 +89,17 @@ async function runOn(
     await store.close();
     throw error;
   }
-  if (options.receiptKey !== undefined) service.signReceiptsWith(options.receiptKey);
+  if (options.receiptKey !== undefined) {
+    try {
+      const key =
+        typeof options.receiptKey === 'function' ? await options.receiptKey() : options.receiptKey;
+      service.signReceiptsWith(key);
+    } catch (error) {
+      await service.close();
+      await store.close();
+      throw error;
+    }
+  }
   if (options.revocation === true) service.acceptRevocations();
   if (options.approvals === true) service.acceptApprovals();
   const servers: ParleyServer[] = [];
