@@ -1,9 +1,14 @@
 // @module-tag postgres: runs against this run's PostgreSQL (see packages/test-support)
 import {
   blockId,
+  type Caveat,
+  type Consent,
+  consentGrant,
   decodeGrant,
   type ErrorReply,
+  encodeGrant,
   type FinalReply,
+  type KeyPair,
   keyPairFromSeed,
   type Proposal,
   publicKeyString,
@@ -14,13 +19,13 @@ import {
 } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../src/index.js';
-import { grantFor, signedFrame } from './agent.js';
+import { grantFor, PRINCIPAL, signedFrame } from './agent.js';
 import { DATABASE_URL, dropSchema, freshSchema } from './database.js';
 import { InstanceProcess } from './instance-process.js';
 import { RawPeer } from './raw-peer.js';
 
 /**
- * docs/extensions.md across instances: a revocation kept by one service process refuses the very
+ * docs/extensions.md across instances (§E1, §E2, §E4): a revocation kept by one service process refuses the very
  * next request at another process on the same database, without any cache to expire (§E2); a
  * receipt replayed by another instance with the same key carries the same signature (§E1).
  */
@@ -76,6 +81,48 @@ describe('§E1 signed receipts on two service processes sharing PostgreSQL and o
       service: 'acme.example',
     });
     expect(check.ok).toBe(true);
+  });
+});
+
+describe('§E4 approvals on two service processes sharing PostgreSQL', () => {
+  it('one approval is refused at one instance; two are accepted at the other', async () => {
+    const people = await Promise.all(
+      [11, 12, 13].map((n) => keyPairFromSeed(new Uint8Array(32).fill(n))),
+    );
+    const of = people.map((key) => publicKeyString(key));
+    const grant = await grantFor([{ approvals: { of, need: 2 } } as unknown as Caveat]);
+    const proposal = await propose(peers.a, grant.token);
+    const agent = publicKeyString(await keyPairFromSeed(new Uint8Array(32).fill(2)));
+    const consent: Consent = {
+      proposal: proposal.id,
+      hash: proposal.hash,
+      service: 'acme.example',
+      capability: proposal.capability,
+      principal: PRINCIPAL,
+      summary: proposal.summary,
+      expires: proposal.expires,
+      approvals: { of, need: 2, have: 0 },
+    };
+    const approval = async (i: number) =>
+      encodeGrant(await consentGrant(people[i] as KeyPair, consent, agent));
+    const first = await approval(0);
+    const one = (await peers.a.send(
+      await signedFrame(
+        { verb: 'COMMIT', proposal: proposal.id, hash: proposal.hash },
+        grant.token,
+        [first],
+      ),
+    )) as ErrorReply;
+    expect(one.code).toBe('consent_required');
+    expect(one.message).toMatch(/^1 of 2 approvals/);
+    const two = await peers.b.send(
+      await signedFrame(
+        { verb: 'COMMIT', proposal: proposal.id, hash: proposal.hash },
+        grant.token,
+        [first, await approval(2)],
+      ),
+    );
+    expect(two.kind).toBe('RECEIPT');
   });
 });
 
