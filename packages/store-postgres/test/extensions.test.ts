@@ -25,9 +25,10 @@ import { InstanceProcess } from './instance-process.js';
 import { RawPeer } from './raw-peer.js';
 
 /**
- * docs/extensions.md across instances (§E1, §E2, §E4): a revocation kept by one service process refuses the very
- * next request at another process on the same database, without any cache to expire (§E2); a
- * receipt replayed by another instance with the same key carries the same signature (§E1).
+ * docs/extensions.md across two service processes on one database: a receipt replayed by the
+ * other instance with the same key carries the same signature (§E1); a revocation kept by one
+ * refuses the very next request at the other, without any cache to expire (§E2); approvals
+ * counted the same at either (§E4).
  */
 
 let schema: string;
