@@ -177,8 +177,15 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
     await expect(receipt.locator('.status').textContent()).resolves.toMatch(
       /^✓ Move "1:1 with Ana"/,
     );
+    // docs/extensions.md §E1: parley start signs receipts; the client checked the signature.
+    await expect(receipt.locator('.signed').textContent()).resolves.toBe(
+      '🔏 signed by cal.example.com',
+    );
     const undone = await act(step('story-ambiguous', 6), 'RECEIPT');
     await expect(undone.locator('.status').textContent()).resolves.toMatch(/^↶ Undid r_/);
+    await expect(undone.locator('.signed').textContent()).resolves.toBe(
+      '🔏 signed by cal.example.com',
+    );
     const rows = await undone.locator('.undo-table tbody tr').allTextContents();
     expect(rows[0]).toMatch(/update event\/e42\.start.*reversed/);
     expect(rows[1]).toMatch(/send ana\.ruiz@example\.com.*not undone.*a message cannot be unsent/);

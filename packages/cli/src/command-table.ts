@@ -17,6 +17,7 @@ export const COMMAND_FAMILIES: readonly CommandFamily[] = [
   { names: ['whoami'], load: async () => (await import('./commands/whoami.js')).registerWhoami },
   { names: ['grant'], load: async () => (await import('./commands/grant.js')).registerGrant },
   { names: ['grants'], load: async () => (await import('./commands/grants.js')).registerGrants },
+  { names: ['revoke'], load: async () => (await import('./commands/revoke.js')).registerRevoke },
   {
     names: ['delegate'],
     load: async () => (await import('./commands/delegate.js')).registerDelegate,

@@ -74,6 +74,11 @@ function report(ctx: CliContext, error: unknown, env: NodeJS.ProcessEnv): ExitCo
     printLens(ctx, { kind: 'ERROR', ...error.toBody() });
     return error.code === 'consent_required' ? EXIT.consent : EXIT.error;
   }
+  if (error instanceof ClientError && error.reason === 'bad_receipt_signature') {
+    // docs/extensions.md §E1: reported as a failed check, never as done.
+    ctx.err(`✗ ${error.message}; it is not recorded as done\n`);
+    return EXIT.error;
+  }
   if (
     error instanceof TransportError ||
     error instanceof ClientError ||

@@ -107,8 +107,8 @@ describe('parley serve --log-format json: one line per request, and no secret (i
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     for (const secret of secrets) expect(stderr).not.toContain(secret);
     // A proof (§6.5) or any other token travels as a long base64url run: none is logged, save
-    // the trusted principal's public key in the startup line.
-    const runs = stderr.match(/[\w-]{40,}/g) ?? [];
+    // public keys ("ed25519:…": the service's receipt key, §E1) and the trusted principal's.
+    const runs = stderr.match(/(?<![\w-]|ed25519:)[\w-]{40,}/g) ?? [];
     const principal = who.principal.replace('ed25519:', '');
     expect(runs.filter((run) => run !== principal)).toEqual([]);
     // In json format every line is a JSON object: the startup and stop lines too.

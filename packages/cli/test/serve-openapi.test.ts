@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_PATH, PetstoreUpstream } from '../../openapi/test/petstore-upstream.js';
@@ -83,10 +84,15 @@ describe('parley serve openapi (issue 14)', { timeout: CHILD_TEST_TIMEOUT_MS }, 
 
     const undo = await parley('undo', url, receipt);
     expect(undo.code).toBe(0);
+    // docs/extensions.md §E1: serve signs the reversal with the key in its data folder.
+    const serviceKey = JSON.parse(
+      readFileSync(join(folder.path, 'petstore', 'service-key.json'), 'utf8'),
+    ).public as string;
     expect(undo.stderr).toBe(
       [
         `… checking ${BASE_PATH}/pet/${created?.id} is as the commit left it (25%)`,
         `… sending DELETE ${BASE_PATH}/pet/${created?.id} (50%)`,
+        `signed by petstore.swagger.io (${serviceKey})`,
         '',
       ].join('\n'),
     );

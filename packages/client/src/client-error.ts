@@ -4,13 +4,15 @@ export const CLIENT_ERROR_REASONS = [
   'unexpected_reply',
   'no_wallet',
   'not_holder',
+  /** docs/extensions.md §E1: a RECEIPT whose service signature fails: never a done commit. */
+  'bad_receipt_signature',
 ] as const;
 export type ClientErrorReason = (typeof CLIENT_ERROR_REASONS)[number];
 
 /**
  * A local refusal by the client: the service is not the one expected, it answered with a reply
- * the verb does not allow, grants were given with no wallet to prove them, or a wallet was handed
- * a grant another key holds. Never sent to a peer.
+ * the verb does not allow, its receipt's signature fails, grants were given with no wallet to
+ * prove them, or a wallet was handed a grant another key holds. Never sent to a peer.
  */
 export class ClientError extends Error {
   override readonly name = 'ClientError';

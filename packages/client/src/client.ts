@@ -1,5 +1,6 @@
 import {
   type AnswerReply,
+  announcedReceiptKey,
   type BriefReply,
   type ClarifyReply,
   type Consent,
@@ -10,10 +11,13 @@ import {
   PARLEY_VERSION,
   type Proposal,
   type ProposalsReply,
+  REVOKE_VERB,
   type Receipt,
   type ReceiptReply,
   type Request,
+  type Revocation,
   type ServiceInfo,
+  verifyReceiptSignature,
 } from '@parley/protocol';
 import {
   DEFAULT_LIMITS,
@@ -178,6 +182,8 @@ export class ParleyClient {
   readonly #proposalHandles = new Set<string>();
   #service: ServiceInfo | undefined;
   #hello: Promise<BriefReply> | undefined;
+  /** §E1: the receipt key the BRIEF announced; every RECEIPT must then carry its signature. */
+  #receiptKey: string | undefined;
 
   /** Use connect(). */
   constructor(connection: FrameConnection, pending: PendingRequests, settings: ClientSettings) {
@@ -196,6 +202,11 @@ export class ParleyClient {
     return this.#service;
   }
 
+  /** docs/extensions.md §E1: the receipt key the service's BRIEF announced, if any. */
+  get receiptKey(): string | undefined {
+    return this.#receiptKey;
+  }
+
   /** The proposals this client remembers for the §6.6 consent check. */
   get proposals(): ProposalMemory {
     return this.#settings.proposals;
@@ -210,6 +221,7 @@ export class ParleyClient {
       Object.keys(agent).length === 0 ? { verb: 'HELLO' } : { verb: 'HELLO', agent };
     const reply = expectReply(await this.request(draft, options), 'HELLO', ['BRIEF']);
     this.#learn(reply.service);
+    this.#learnReceiptKey(reply);
     return reply;
   }
 
@@ -261,6 +273,21 @@ export class ParleyClient {
     return expectReply(await this.request({ verb: 'UNDO', receipt: id }, options), 'UNDO', [
       'RECEIPT',
     ]);
+  }
+
+  /**
+   * docs/extensions.md §E2: sends a signed revocation (with the grant holding a revoked block,
+   * as evidence) and resolves with the service's ANSWER `{revoked, at, by}`.
+   */
+  async revoke(revocation: Revocation, grant?: string, options: RequestOptions = {}) {
+    const frame = {
+      parley: PARLEY_VERSION,
+      id: this.#ids.next(),
+      verb: REVOKE_VERB,
+      revocation,
+      ...(grant === undefined ? {} : { grant }),
+    } as unknown as Request;
+    return expectReply(await this.#dispatch(frame, options), 'REVOKE' as never, ['ANSWER']);
   }
 
   /** §4.6: fetches the next slice of an elided value. */
@@ -335,6 +362,11 @@ export class ParleyClient {
         if (options.budget !== undefined) frame.budget = options.budget;
         if (presentsGrants) await this.#attachGrants(frame, grants);
         reply = await this.#dispatch(frame, options);
+        if (reply.kind === 'RECEIPT') await this.#checkReceipt(reply);
+        // §E2: a revoked grant is dropped from the wallet, so it is never presented again.
+        if (reply.kind === 'ERROR' && reply.revoked !== undefined) {
+          this.#settings.wallet?.dropRevoked(reply.revoked.target);
+        }
         this.#settings.onExchange?.(frame, reply);
       } finally {
         window.release();
@@ -415,6 +447,27 @@ export class ParleyClient {
       );
     }
     this.#service = service;
+  }
+
+  #learnReceiptKey(reply: BriefReply): void {
+    const key = announcedReceiptKey(reply.ext);
+    if (typeof key === 'object') throw new ClientError('unexpected_reply', key.malformed);
+    // A later BRIEF without the key does not switch the check off for this connection.
+    if (key !== undefined) this.#receiptKey = key;
+  }
+
+  /** §E1: a RECEIPT from a service that announced a receipt key must carry its valid signature. */
+  async #checkReceipt(reply: ReceiptReply): Promise<void> {
+    if (this.#receiptKey === undefined) return;
+    const expected: { key: string; service?: string } = { key: this.#receiptKey };
+    if (this.#service !== undefined) expected.service = this.#service.id;
+    const check = await verifyReceiptSignature(reply.receipt, reply.signed, expected);
+    if (!check.ok) {
+      throw new ClientError(
+        'bad_receipt_signature',
+        `receipt ${String(reply.receipt.id)} is not to be trusted: ${check.reason}`,
+      );
+    }
   }
 
   #rememberProposals(serviceId: string, proposals: Proposal[], more: More[] | undefined): void {

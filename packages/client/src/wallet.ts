@@ -2,6 +2,7 @@ import {
   decodeGrant,
   generateKeyPair,
   grantHolder,
+  grantRevocationTargets,
   type KeyPair,
   type Proof,
   proofTarget,
@@ -90,6 +91,18 @@ export class Wallet {
     if (index === -1) return false;
     this.#grants.splice(index, 1);
     return true;
+  }
+
+  /**
+   * docs/extensions.md §E2: drops every held grant whose chain holds the revoked target
+   * (`block:ID` or `key:PRINCIPAL:KEY`, as an ERROR's `revoked` names it); the tokens dropped.
+   */
+  dropRevoked(target: string): string[] {
+    const dropped = this.#grants
+      .filter((held) => grantRevocationTargets(held.token).includes(target))
+      .map((held) => held.token);
+    for (const token of dropped) this.remove(token);
+    return dropped;
   }
 
   /** Every held token. */

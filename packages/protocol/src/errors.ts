@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.js';
+import { isPlainObject, type JsonObject } from './json.js';
 
 /** §7: the error codes of Parley v1. */
 export const ERROR_CODES = [
@@ -32,6 +32,11 @@ export type Consent = {
   principal: string;
   summary: string;
   expires: number;
+  /**
+   * docs/extensions.md §E4: when an approvals caveat stands in the way, the keys that may
+   * approve, how many must, and how many of them the COMMIT presented.
+   */
+  approvals?: { of: string[]; need: number; have: number };
 };
 
 /** §7: the body of an ERROR reply. */
@@ -42,13 +47,19 @@ export type ErrorBody = {
   need?: JsonObject[];
   consent?: Consent;
   retry?: number | null;
+  /** docs/extensions.md §E2: on `unauthorized`, the revocation that refused the grant. */
+  revoked?: Revoked;
 };
+
+/** docs/extensions.md §E2: what was revoked (`block:ID` or `key:PRINCIPAL:KEY`) and when. */
+export type Revoked = { target: string; at: number };
 
 export type ParleyErrorOptions = {
   fix?: Fix[];
   need?: JsonObject[];
   consent?: Consent;
   retry?: number | null;
+  revoked?: Revoked;
   cause?: unknown;
 };
 
@@ -63,6 +74,7 @@ export class ParleyError extends Error {
   readonly need: JsonObject[] | undefined;
   readonly consent: Consent | undefined;
   readonly retry: number | null | undefined;
+  readonly revoked: Revoked | undefined;
 
   constructor(code: ErrorCode, message: string, options: ParleyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -71,6 +83,7 @@ export class ParleyError extends Error {
     this.need = options.need;
     this.consent = options.consent;
     this.retry = options.retry;
+    this.revoked = options.revoked;
   }
 
   /** The §7 body of the ERROR reply for this error. */
@@ -80,6 +93,7 @@ export class ParleyError extends Error {
     if (this.need !== undefined) body.need = this.need;
     if (this.consent !== undefined) body.consent = this.consent;
     if (this.retry !== undefined) body.retry = this.retry;
+    if (this.revoked !== undefined) body.revoked = this.revoked;
     return body;
   }
 
@@ -90,6 +104,9 @@ export class ParleyError extends Error {
     if (body.need !== undefined) options.need = body.need;
     if (body.consent !== undefined) options.consent = body.consent;
     if (body.retry !== undefined) options.retry = body.retry;
+    if (isPlainObject(body.revoked) && typeof body.revoked.target === 'string') {
+      options.revoked = body.revoked as Revoked;
+    }
     return new ParleyError(body.code, body.message, options);
   }
 }

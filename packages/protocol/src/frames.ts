@@ -1,4 +1,5 @@
 import type { ErrorBody } from './errors.js';
+import type { Extensions } from './extensions/announce.js';
 import type { JsonObject, JsonScalar, JsonValue } from './json.js';
 
 /** §2.1: the wire version. */
@@ -116,6 +117,12 @@ export type Proposal = {
   data?: JsonValue;
 };
 
+/**
+ * docs/extensions.md §E1: a RECEIPT's signature by its service. `by` is the service id (§4.1),
+ * `key` the service's receipt key, `sig` the Ed25519 signature (§6.1) of receiptSigningText.
+ */
+export type ReceiptSignature = { by: string; key: string; sig: string };
+
 /** §5.2: proof that a proposal was executed (or, with `undoes`, reversed). */
 export type Receipt = {
   id: string;
@@ -172,6 +179,8 @@ export type BriefBody = {
   service: ServiceInfo;
   capabilities: Capability[];
   more?: More[];
+  /** docs/extensions.md: the extensions this service offers; absent for a v1-only service. */
+  ext?: Extensions;
 };
 export type AnswerBody = {
   kind: 'ANSWER';
@@ -199,6 +208,8 @@ export type ReceiptBody = {
    * receivers ignore it (§2).
    */
   undone?: ReceiptUndone;
+  /** docs/extensions.md §E1: the service's signature, when its BRIEF announced a receipt key. */
+  signed?: ReceiptSignature;
 };
 export type ReceiptUndone = { receipt: string; at: number };
 export type ErrorReplyBody = ErrorBody & {

@@ -41,7 +41,42 @@ export {
   isErrorCode,
   ParleyError,
   type ParleyErrorOptions,
+  type Revoked,
 } from './errors.js';
+export {
+  announcedReceiptKey,
+  EXTENSION_NAMES,
+  type ExtensionName,
+  type Extensions,
+  type SignedReceiptsAnnouncement,
+} from './extensions/announce.js';
+export {
+  APPROVALS_CAVEAT,
+  type Approvals,
+  countApprovals,
+  isApprovalsCaveat,
+  MAX_APPROVERS,
+  readApprovals,
+} from './extensions/approvals.js';
+export {
+  type ReceiptSignatureCheck,
+  receiptSigningText,
+  signReceipt,
+  verifyReceiptSignature,
+} from './extensions/receipt-signature.js';
+export {
+  checkRevocation,
+  grantRevocationTargets,
+  REVOKE_VERB,
+  type Revocation,
+  type RevocationCheck,
+  type RevocationPayload,
+  type RevocationTarget,
+  type RevokeRequest,
+  revocationTargetId,
+  revocationTargetsOf,
+  signRevocation,
+} from './extensions/revocation.js';
 export { keepEnvelopeJson, keepJson, stringifyFrame } from './frame-json.js';
 export {
   type AnswerBody,
@@ -82,6 +117,7 @@ export {
   type Receipt,
   type ReceiptBody,
   type ReceiptReply,
+  type ReceiptSignature,
   type Reply,
   type ReplyBody,
   type ReplyEnvelope,
@@ -141,6 +177,7 @@ export {
   type SpendLimit,
   verifyAnyGrant,
   verifyGrant,
+  verifyGrantChain,
 } from './grants/verify.js';
 export { type HashedProposal, hashProposal } from './hash.js';
 export { ID_RULE, isWellFormedId, MAX_ID_LENGTH } from './ids.js';

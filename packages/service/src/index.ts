@@ -61,6 +61,7 @@ export type {
   HandleRecord,
   ReceiptRecord,
   Reservation,
+  RevocationRecord,
   Settled,
   SpendCap,
   Store,

@@ -1,15 +1,20 @@
 import {
   checkRequest,
+  type Extensions,
   type FinalReply,
   type FinalReplyBody,
   holdsMoreContainersThan,
   type JsonValue,
+  type KeyPair,
   MAX_FRAME_CONTAINERS,
   ParleyError,
+  publicKeyString,
   type Receipt,
+  type ReceiptBody,
   type Request,
   requestIdOf,
   type ServiceInfo,
+  signReceipt,
 } from '@parley/protocol';
 import type { AskDefinition, CapabilityEntry, IntentDefinition } from './capability.js';
 import { ask } from './dispatch/ask.js';
@@ -21,6 +26,7 @@ import { expand } from './dispatch/expand.js';
 import { briefOf, hello } from './dispatch/hello.js';
 import { intent } from './dispatch/intent.js';
 import { envelope } from './dispatch/reply.js';
+import { isRevokeFrame, revoke, withoutRevoked } from './dispatch/revoke.js';
 import { undo } from './dispatch/undo.js';
 import { parseSchema } from './params/schema.js';
 import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
@@ -57,6 +63,23 @@ export type ServiceOptions = {
    * many characters of remainder JSON. Defaults RETAINED_HANDLES and RETAINED_HANDLE_CHARS.
    */
   retainedHandles?: { handles?: number; chars?: number };
+  /**
+   * docs/extensions.md §E1: the service's own Ed25519 key. With it the BRIEF announces
+   * `signed-receipts` and every RECEIPT (commits, auto-commits, reversals, replays) carries
+   * `signed`; without it replies are exactly v1's.
+   */
+  receiptKey?: KeyPair;
+  /**
+   * docs/extensions.md §E2: accept REVOKE and refuse every request whose grants hold a revoked
+   * block or key (one store read per request with grants). Off: REVOKE is an unknown verb, as in
+   * v1.
+   */
+  revocation?: boolean;
+  /**
+   * docs/extensions.md §E4: honour `approvals` caveats (a COMMIT needs consent grants from N of
+   * the listed keys). Off: such a caveat is unknown here and fails closed (§6.3).
+   */
+  approvals?: boolean;
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -90,6 +113,8 @@ export class Service {
         options.retainedHandles?.chars ?? RETAINED_HANDLE_CHARS,
       ),
       inFlight: new Map(),
+      receiptKey: options.receiptKey,
+      extensions: extensionsOf(options),
       log:
         options.log ??
         ((message, error) => console.error(`[parley ${options.id}] ${message}`, error)),
@@ -144,6 +169,28 @@ export class Service {
     this.#core.capabilities.set(entry.name, entry);
   }
 
+  /**
+   * docs/extensions.md §E1: signs every RECEIPT from now on with `key` and announces it in the
+   * BRIEF; for a host (`parley serve`) that runs a service someone else defined.
+   */
+  signReceiptsWith(key: KeyPair): this {
+    this.#core.receiptKey = key;
+    this.#core.extensions = { ...this.#core.extensions, ...extensionsOf({ receiptKey: key }) };
+    return this;
+  }
+
+  /** docs/extensions.md §E2: from now on, accept revocations and honour them. */
+  acceptRevocations(): this {
+    this.#core.extensions = { ...this.#core.extensions, revocation: {} };
+    return this;
+  }
+
+  /** docs/extensions.md §E4: from now on, honour `approvals` caveats. */
+  acceptApprovals(): this {
+    this.#core.extensions = { ...this.#core.extensions, approvals: {} };
+    return this;
+  }
+
   /** The full BRIEF body, as a default HELLO answers it. */
   brief() {
     return briefOf(this.#core);
@@ -181,7 +228,17 @@ export class Service {
     let body: FinalReplyBody;
     try {
       this.#startSweeper();
-      body = await this.#dispatch(checkRequest(frame), ctx);
+      const core = this.#core;
+      if (core.extensions.revocation !== undefined && isRevokeFrame(frame)) {
+        body = await revoke(core, frame);
+      } else {
+        let request = checkRequest(frame);
+        if (core.extensions.revocation !== undefined) request = await withoutRevoked(core, request);
+        body = await this.#dispatch(request, ctx);
+      }
+      if (body.kind === 'RECEIPT' && core.receiptKey !== undefined) {
+        body = await this.#signed(body);
+      }
     } catch (error) {
       body = this.#errorBody(error);
     }
@@ -203,6 +260,22 @@ export class Service {
         return undo(core, request, ctx);
       case 'EXPAND':
         return expand(core, request);
+    }
+  }
+
+  /**
+   * §E1: the RECEIPT with its signature; Ed25519 is deterministic, so a replay's signature equals
+   * the first one's. A receipt that cannot be signed goes out unsigned (and logged): the agent
+   * then refuses it as unsigned rather than being told that the commit failed.
+   */
+  async #signed(body: ReceiptBody): Promise<ReceiptBody> {
+    const core = this.#core;
+    try {
+      const signed = await signReceipt(core.receiptKey as KeyPair, core.info.id, body.receipt);
+      return { ...body, signed };
+    } catch (error) {
+      core.log('a receipt could not be signed', error);
+      return body;
     }
   }
 
@@ -307,6 +380,19 @@ export class Service {
     this.#sweeper = undefined;
     if (this.#ownsStore) await this.#core.store.close();
   }
+}
+
+/** docs/extensions.md: what the BRIEF announces for these options. */
+function extensionsOf(
+  options: Pick<ServiceOptions, 'receiptKey' | 'revocation' | 'approvals'>,
+): Extensions {
+  const extensions: Extensions = {};
+  if (options.revocation === true) extensions.revocation = {};
+  if (options.approvals === true) extensions.approvals = {};
+  if (options.receiptKey !== undefined) {
+    extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };
+  }
+  return extensions;
 }
 
 /** Defines a Parley service; add capabilities with `.ask()` and `.intent()`. */

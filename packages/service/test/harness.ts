@@ -95,6 +95,12 @@ export function toyService(options: {
   store?: Store;
   outside?: Outside;
   requireGrants?: { ask?: boolean; intent?: boolean };
+  /** docs/extensions.md §E1. */
+  receiptKey?: KeyPair;
+  /** docs/extensions.md §E2. */
+  revocation?: boolean;
+  /** docs/extensions.md §E4. */
+  approvals?: boolean;
 }) {
   const outside = options.outside ?? { sent: [], failNext: false };
   const service = defineService({
@@ -106,6 +112,9 @@ export function toyService(options: {
     store: options.store ?? new MemoryStore(),
     log: () => {},
     ...(options.requireGrants === undefined ? {} : { requireGrants: options.requireGrants }),
+    ...(options.receiptKey === undefined ? {} : { receiptKey: options.receiptKey }),
+    ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
+    ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
   });
   service.ask('acme.echo', {
     summary: 'Echo the params',
@@ -200,10 +209,16 @@ export async function agentSetup(options: {
   agent: KeyPair;
   trust: string[];
   caveats?: Caveat[];
+  receiptKey?: KeyPair;
 }) {
   const clock = testClock();
   const store = new MemoryStore();
-  const toy = toyService({ trust: options.trust, clock: clock.now, store });
+  const toy = toyService({
+    trust: options.trust,
+    clock: clock.now,
+    store,
+    ...(options.receiptKey === undefined ? {} : { receiptKey: options.receiptKey }),
+  });
   const token = await grant(options.principal, options.agent, options.caveats ?? BASE_CAVEATS);
   const signer = (ts = clock.now()) => ({ key: options.agent, grants: [token], ts });
   return { ...toy, clock, store, token, signer };

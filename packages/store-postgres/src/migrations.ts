@@ -1,6 +1,7 @@
 import type { Migration } from './migration.js';
 import { RECEIPTS_ONCE } from './receipts-once.js';
 import { OVER_LIMIT_SQLSTATE } from './records.js';
+import { REVOCATIONS } from './revocations.js';
 import type { SchemaName } from './schema-name.js';
 import { SPEND_FUNCTION } from './spend.js';
 import { SWEEP_INDEXES } from './sweep-indexes.js';
@@ -96,7 +97,7 @@ $$;
 `;
 
 /*
- * §6.3, the reservation: all caps or none, as it ran (from version 4 the rule is spend.ts). One
+ * §6.3, the reservation: all caps or none, as it ran (from version 5 the rule is spend.ts). One
  * cap (a grant's usual single spend caveat) is one conditional UPDATE, which both checks and
  * reserves under the row lock: READ COMMITTED re-checks the condition against the latest
  * committed total when it had to wait for that lock. A missing row is created at 0 and the update
@@ -401,6 +402,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   RECEIPTS_ONCE,
   SWEEP_INDEXES,
+  REVOCATIONS,
   SPEND_FUNCTION,
 ];
 

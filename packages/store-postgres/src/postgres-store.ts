@@ -10,6 +10,7 @@ import {
   ProposalCache,
   type ReceiptRecord,
   type Reservation,
+  type RevocationRecord,
   type Settled,
   type Store,
   type StoredProposal,
@@ -362,6 +363,23 @@ export class PostgresStore implements Store {
     await this.#run(this.#sql.deleteHandles, [ids]);
   }
 
+  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
+    const rows = await this.#run<RevocationRow>(this.#sql.putRevocation, [
+      record.target,
+      record.at,
+      record.by,
+      JSON.stringify(record.revocation),
+    ]);
+    const row = rows[0];
+    return row === undefined ? record : revocationOf(row);
+  }
+
+  async findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined> {
+    if (targets.length === 0) return undefined;
+    const row = (await this.#run<RevocationRow>(this.#sql.findRevocation, [targets]))[0];
+    return row === undefined ? undefined : revocationOf(row);
+  }
+
   async spentTotal(blockId: string): Promise<number> {
     const row = (await this.#run<{ total: number }>(this.#sql.spentTotal, [blockId]))[0];
     return row?.total ?? 0;
@@ -402,4 +420,16 @@ function reservationsOf(start: CommitStart): Reservation[] {
 
 function reportPoolError(error: Error): void {
   process.stderr.write(`parley store-postgres: idle connection failed: ${error.message}\n`);
+}
+
+/** A row of the revocations table (revocations.ts). */
+type RevocationRow = { target: string; at: number | string; by_key: string; revocation: string };
+
+function revocationOf(row: RevocationRow): RevocationRecord {
+  return {
+    target: row.target,
+    at: Number(row.at),
+    by: row.by_key,
+    revocation: parseJson<JsonValue>(row.revocation),
+  };
 }

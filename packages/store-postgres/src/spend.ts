@@ -2,7 +2,7 @@ import type { Migration } from './migration.js';
 import type { SchemaName } from './schema-name.js';
 
 /*
- * The spend cap (§6.3) is one SQL function from version 4 on: `reserve(amount, caps, maxes,
+ * The spend cap (§6.3) is one SQL function from version 5 on: `reserve(amount, caps, maxes,
  * hold)`. With `hold` it reserves the amount on every cap or on none, as version 1's `reserve`
  * did; without it (commitInTransaction's begin, before an apply that must not run when the
  * commit cannot fit) it only checks against the committed totals and reserves nothing, the check
@@ -119,7 +119,7 @@ $$;
 `;
 
 export const SPEND_FUNCTION: Migration = {
-  version: 4,
+  version: 5,
   summary: 'the spend cap as one function: reserve(amount, caps, maxes, hold)',
   oldestReader: 3,
   sql: ONE_SPEND_FUNCTION,

@@ -173,6 +173,25 @@ export function statementsFor(s: SchemaName) {
 
     spentTotal: prepared('spentTotal', `SELECT total FROM ${s.id}.spend WHERE block_id = $1`),
 
+    /** §E2: the first revocation of a target stays (idempotent); the row kept is returned. */
+    putRevocation: prepared(
+      'putRevocation',
+      `WITH added AS (
+         INSERT INTO ${s.id}.revocations (target, at, by_key, revocation)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (target) DO NOTHING
+         RETURNING target, at, by_key, revocation
+       )
+       SELECT * FROM added
+       UNION ALL
+       SELECT target, at, by_key, revocation FROM ${s.id}.revocations
+       WHERE target = $1 AND NOT EXISTS (SELECT 1 FROM added)`,
+    ),
+    findRevocation: prepared(
+      'findRevocation',
+      `SELECT target, at, by_key, revocation FROM ${s.id}.revocations
+       WHERE target = ANY ($1::text[]) LIMIT 1`,
+    ),
+
     /** Outside a transaction a read takes no lock: it sees the last committed value. */
     getData: prepared('getData', `SELECT value FROM ${s.id}.data WHERE key = $1`),
     /** A prefix is a key range, so the primary key index answers it in order. */

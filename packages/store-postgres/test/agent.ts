@@ -30,12 +30,19 @@ export async function grantFor(extra: Caveat[] = []): Promise<{ token: string; i
   return { token: encodeGrant(grant), id: grantId(grant) };
 }
 
-/** A request frame with a fresh random id, the grant, and the agent's proof (§6.5). */
-export async function signedFrame(body: Record<string, unknown>, grant: string): Promise<Request> {
+/**
+ * A request frame with a fresh random id, the grant (and any more, such as consent grants), and
+ * the agent's proof (§6.5).
+ */
+export async function signedFrame(
+  body: Record<string, unknown>,
+  grant: string,
+  more: readonly string[] = [],
+): Promise<Request> {
   const frame = {
     parley: 1,
     id: `t${randomBytes(8).toString('hex')}`,
-    grants: [grant],
+    grants: [grant, ...more],
     ...body,
   } as unknown as Request;
   frame.proof = await signProof(agent, {

@@ -17,6 +17,7 @@ export class InstanceProcess {
     applyDelayMs?: number;
     /** Whose migrations it brings (fixtures/next-release.ts); default this code's. */
     release?: string;
+    revocation?: boolean;
   }) {
     this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE], {
       env: {
@@ -26,6 +27,7 @@ export class InstanceProcess {
         PARLEY_INSTANCE: options.name,
         PARLEY_APPLY_DELAY_MS: String(options.applyDelayMs ?? 0),
         PARLEY_RELEASE: options.release ?? 'current',
+        PARLEY_REVOCATION: options.revocation === true ? '1' : '0',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

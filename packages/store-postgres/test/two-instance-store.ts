@@ -52,6 +52,8 @@ export class TwoInstanceStore implements Store {
   getHandle: Store['getHandle'] = (...a) => this.#call('getHandle', ...a);
   deleteHandles: Store['deleteHandles'] = (...a) => this.#call('deleteHandles', ...a);
   spentTotal: Store['spentTotal'] = (...a) => this.#call('spentTotal', ...a);
+  putRevocation: Store['putRevocation'] = (...a) => this.#call('putRevocation', ...a);
+  findRevocation: Store['findRevocation'] = (...a) => this.#call('findRevocation', ...a);
   withData: Store['withData'] = (work) => this.#pick().withData(work);
   sweep: Store['sweep'] = (...a) => this.#call('sweep', ...a);
 

@@ -120,8 +120,17 @@ function ReceiptView(props: {
   actions: ReplyActions;
   undone?: UndoLine[] | undefined;
   replay?: boolean | undefined;
+  /**
+   * docs/extensions.md §E1: the client refuses a receipt whose signature fails, so this is checked.
+   */
+  signedBy?: string | undefined;
 }) {
   const r = props.receipt;
+  const signed = props.signedBy !== undefined && (
+    <p class="signed">
+      <span aria-hidden="true">🔏 </span>signed by <code>{props.signedBy}</code>
+    </p>
+  );
   if (r.undoes !== undefined) {
     return (
       <div class="receipt receipt-undo">
@@ -153,6 +162,7 @@ function ReceiptView(props: {
         )}
         <Effects effects={r.effects} />
         {r.result !== undefined && <pre class="result">{renderValue(r.result)}</pre>}
+        {signed}
       </div>
     );
   }
@@ -171,6 +181,7 @@ function ReceiptView(props: {
         ]}
       />
       {r.result !== undefined && <pre class="result">{renderValue(r.result)}</pre>}
+      {signed}
       {r.undo !== null && (
         <div class="actions">
           <button type="button" onClick={() => props.actions.undo(r)}>
@@ -249,6 +260,7 @@ export function ReplyView(props: {
           actions={actions}
           undone={props.undone}
           replay={reply.replay === true}
+          signedBy={reply.signed?.by}
         />
       );
     case 'ERROR':

@@ -35,7 +35,8 @@ export function checkPendingConsent(
   if (!hashCovers(proposal) || proposal.hash !== consent.hash) {
     throw refuse('the hash does not cover the proposal the agent received (§5.1)');
   }
-  if (consent.principal !== principal) {
+  // docs/extensions.md §E4: with approvals, any listed key may approve, each with its own grant.
+  if (consent.principal !== principal && consent.approvals?.of.includes(principal) !== true) {
     throw refuse(`it asks principal ${consent.principal}, and your principal key is ${principal}`);
   }
   if (consent.expires <= now || proposal.expires <= now) {

@@ -72,7 +72,8 @@ export function registerApprove(program: Command, cli: Cli): void {
         }
         const token = encodeGrant(await consentGrant(principal, pending.consent, agent));
         saveGrantToken(ctx.home, token, ctx.now());
-        removeConsent(ctx.home, proposalId);
+        // §E4: the other approvers approve the same request; the commit's receipt removes it.
+        if (pending.consent.approvals === undefined) removeConsent(ctx.home, proposalId);
         ctx.out(
           `approved: consent grant ${grantId(token)} for proposal ${proposalId} is in the agent's wallet\n`,
         );

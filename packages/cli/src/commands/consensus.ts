@@ -12,6 +12,7 @@ import type { Cli } from '../command-kit.js';
 import { type DecideFlags, specText } from '../consensus/decide-parties.js';
 import { readRosterFile } from '../consensus/roster-file.js';
 import { readTextFile } from '../text-file.js';
+import { verifyServiceReceipt } from './verify-service-receipt.js';
 
 /**
  * The consensus commands of @parley/consensus: `decide`, `verify-receipt`, `check-party`. Each
@@ -37,7 +38,9 @@ export function registerConsensus(program: Command, cli: Cli): void {
     );
   program
     .command('verify-receipt')
-    .description('re-derive every claim of a consensus receipt')
+    .description(
+      "re-derive every claim of a consensus receipt, or with --service check a Parley receipt's signature",
+    )
     .argument('<file>', 'the receipt file')
     .option('--participants <names>', 'the owners you know took part, comma-separated')
     .option(
@@ -48,13 +51,20 @@ export function registerConsensus(program: Command, cli: Cli): void {
       '--require-session',
       "refuse any owner's verdicts that are not verdict/0.2 in a session",
     )
+    .option(
+      '--service <key|url>',
+      'a Parley RECEIPT instead (docs/extensions.md §E1): check its signature against this service key, or the key the service at this URL announces',
+    )
     .action(
-      cli.act(async (file: string, flags: VerifyFlags) =>
-        emit(
+      cli.act(async (file: string, flags: VerifyFlags) => {
+        if (flags.service !== undefined) {
+          return verifyServiceReceipt(cli.ctx, file, await readTextFile(file), flags.service, {});
+        }
+        return emit(
           cli.ctx,
           await verifyReceiptCommand(await readTextFile(file), await verifyOptions(flags)),
-        ),
-      ),
+        );
+      }),
     );
   program
     .command('check-party')
@@ -68,7 +78,12 @@ export function registerConsensus(program: Command, cli: Cli): void {
     );
 }
 
-type VerifyFlags = { participants?: string; roster?: string; requireSession?: boolean };
+type VerifyFlags = {
+  participants?: string;
+  roster?: string;
+  requireSession?: boolean;
+  service?: string;
+};
 
 /** What verify-receipt checks against: your participants, your roster and its requirements. */
 async function verifyOptions(flags: VerifyFlags): Promise<VerifyReceiptOptions> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PRESET_NAMES } from '@parley/openapi/presets';
-import { isPublicKey } from '@parley/protocol';
+import { isPublicKey, type KeyPair, publicKeyString } from '@parley/protocol';
 import { armKillPoint, type ServiceFactory } from '@parley/service';
 import { type HealthServer, hostPortText, listenHealth } from '@parley/transport';
 import type { Command } from 'commander';
@@ -10,6 +10,7 @@ import type { Cli } from '../command-kit.js';
 import { collectList } from '../grants/caveat-options.js';
 import { localPublicKey } from '../home/local-keys.js';
 import { reasonOf } from '../home/parley-home.js';
+import { loadServiceKey, serviceKeyPath } from '../home/service-key.js';
 import { ParleyMetrics, watchedOf } from '../ops/metrics.js';
 import { listenMetrics, type MetricsServer } from '../ops/metrics-server.js';
 import { bothObservers } from '../ops/observers.js';
@@ -53,6 +54,10 @@ type ServeFlags = OpenApiFlags &
     logFormat: LogFormat;
     grace?: string;
     sweep: boolean;
+    serviceKey?: string;
+    signedReceipts: boolean;
+    revocation: boolean;
+    approvals: boolean;
   };
 
 /**
@@ -121,6 +126,16 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
     .option('--store <url>', 'keep state in PostgreSQL (postgres://…) instead; not with --data')
     .option('--trust <key>', 'trust this principal key (repeatable)', collectList)
     .option('--no-local-trust', 'do not trust the local principal key')
+    .option(
+      '--service-key <file>',
+      "the service's own key that signs its receipts (made, mode 0600, if missing; default DATA/service-key.json); instances behind one address share one file",
+    )
+    .option('--no-signed-receipts', 'send unsigned v1 receipts and announce no receipt key')
+    .option(
+      '--no-revocation',
+      'do not accept revocations (REVOKE is then an unknown verb, as in v1)',
+    )
+    .option('--no-approvals', 'refuse approvals caveats, as a v1 service does (§6.3)')
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',
@@ -156,14 +171,19 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const log = serviceLog(flags.logFormat, (line) => ctx.err(line));
       const observers = [log.observer(), ...(metrics === undefined ? [] : [metrics.observer()])];
       const trust = await trustedKeys(ctx.home, flags);
+      const folder = resolve(flags.data ?? join(ctx.home, 'data', source.name));
+      const receiptKey = receiptKeyLoader(folder, flags, log.message);
       const options = {
-        store: flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', source.name)),
+        store: flags.store ?? folder,
         trust,
         endpoints,
         log: log.message,
         sweep: flags.sweep,
         ...(graceMs === undefined ? {} : { graceMs }),
         observe: bothObservers(observers),
+        ...(receiptKey === undefined ? {} : { receiptKey }),
+        revocation: flags.revocation,
+        approvals: flags.approvals,
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {
@@ -327,6 +347,33 @@ function readPem(path: string): string {
   } catch (error) {
     throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
   }
+}
+
+/**
+ * docs/extensions.md §E1: how to load the key that signs this service's receipts (run once the
+ * service is made), unless turned off.
+ */
+function receiptKeyLoader(
+  folder: string,
+  flags: ServeFlags,
+  say: (line: string) => void,
+): (() => Promise<KeyPair>) | undefined {
+  if (!flags.signedReceipts) {
+    if (flags.serviceKey !== undefined) {
+      throw new CliError('--service-key and --no-signed-receipts contradict each other');
+    }
+    return undefined;
+  }
+  const path = resolve(flags.serviceKey ?? serviceKeyPath(folder));
+  return () => loadKey(path, say);
+}
+
+async function loadKey(path: string, say: (line: string) => void): Promise<KeyPair> {
+  const { key, created } = await loadServiceKey(path);
+  say(
+    `${created ? 'made' : 'signing receipts with'} service key ${publicKeyString(key)} (${path})`,
+  );
+  return key;
 }
 
 /** --trust keys, and the local principal's unless --no-local-trust. */

@@ -22,6 +22,7 @@ import { chooseElicitor } from '../consensus/elicitor-choice.js';
 import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
 import { initKeys, loadPrincipal } from '../home/local-keys.js';
 import { ensureFolder } from '../home/parley-home.js';
+import { loadServiceKey, serviceKeyPath } from '../home/service-key.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { runExample } from '../serve/run-example.js';
 import type { RunningService } from '../serve/run-service.js';
@@ -137,11 +138,17 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       const trust = TrustedPrincipals.load(publicKeyString(principal), data);
       const ops = startOps(flags, (line) => ctx.err(line));
       const log = ops.log.message;
+      // docs/extensions.md §E1: each service signs its receipts with its own key, so the page
+      // can say who signed.
+      const signing = async (folder: string) => (await loadServiceKey(serviceKeyPath(folder))).key;
       const calendar = await runExample('calendar', {
         store: join(data, 'calendar'),
         trust,
         log,
         observe: ops.observe,
+        receiptKey: await signing(join(data, 'calendar')),
+        revocation: true,
+        approvals: true,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.calendar)}` },
           { url: `http://${host}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -152,6 +159,9 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         trust,
         log,
         observe: ops.observe,
+        receiptKey: await signing(join(data, 'shop')),
+        revocation: true,
+        approvals: true,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.shop)}` },
           { url: `http://${host}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },

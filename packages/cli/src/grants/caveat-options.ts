@@ -1,4 +1,11 @@
-import { type Caveat, RISK_LEVELS, type Risk, VERBS, type Verb } from '@parley/protocol';
+import {
+  type Caveat,
+  RISK_LEVELS,
+  type Risk,
+  readApprovals,
+  VERBS,
+  type Verb,
+} from '@parley/protocol';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { parseLimit } from './money-option.js';
@@ -15,6 +22,8 @@ export type CaveatFlags = {
   spend?: string;
   risk?: string;
   only?: string;
+  approvals?: string[];
+  need?: string;
 };
 
 /** Grants expire unless told otherwise: v1 has no revocation (§11), so lifetimes stay short. */
@@ -46,7 +55,13 @@ export function addCaveatFlags(command: Command): Command {
     .option('--per <amount:cur>', 'most one COMMIT may cost, e.g. 30.00:USD')
     .option('--spend <amount:cur>', 'most all COMMITs together may cost, e.g. 100.00:USD')
     .option('--risk <level>', 'highest proposal risk it may commit: low, medium or high')
-    .option('--only <hash>', 'only the COMMIT of the proposal with this hash');
+    .option('--only <hash>', 'only the COMMIT of the proposal with this hash')
+    .option(
+      '--approvals <keys>',
+      'each COMMIT needs the consent of --need of these keys (repeatable, comma-separated; docs/extensions.md §E4)',
+      collectList,
+    )
+    .option('--need <n>', 'with --approvals: how many of them must approve (default all)');
 }
 
 /** §6.3: the caveats the flags ask for, in a fixed order; CliError for a malformed flag. */
@@ -63,7 +78,17 @@ export function caveatsFrom(flags: CaveatFlags, now: number): Caveat[] {
   if (flags.spend !== undefined) caveats.push({ spend: parseLimit(flags.spend, '--spend') });
   if (flags.risk !== undefined) caveats.push({ risk: toRisk(flags.risk) });
   if (flags.only !== undefined) caveats.push({ only: flags.only });
+  if (flags.approvals !== undefined) caveats.push(approvalsCaveat(flags.approvals, flags.need));
+  else if (flags.need !== undefined) throw new CliError('--need goes with --approvals');
   return caveats;
+}
+
+/** §E4: `{"approvals": {"of": keys, "need": n}}`, checked as a service would read it. */
+function approvalsCaveat(keys: string[], needText: string | undefined): Caveat {
+  const need = needText === undefined ? keys.length : Number(needText);
+  const read = readApprovals({ of: keys, need });
+  if ('malformed' in read) throw new CliError(`--approvals/--need: ${read.malformed}`);
+  return { approvals: read } as unknown as Caveat;
 }
 
 function nonEmpty(list: string[], flag: string): string[] {

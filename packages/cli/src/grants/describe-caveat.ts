@@ -1,5 +1,7 @@
 import {
+  isApprovalsCaveat,
   type JsonValue,
+  readApprovals,
   readCaveat,
   renderMoney,
   renderTime,
@@ -8,6 +10,12 @@ import {
 
 /** §6.3: one caveat in plain words, judged at `now` for times. */
 export function describeCaveat(caveat: JsonValue, now: number): string {
+  if (isApprovalsCaveat(caveat)) {
+    const approvals = readApprovals(caveat.approvals);
+    if (!('malformed' in approvals)) {
+      return `each COMMIT needs the consent of ${approvals.need} of ${approvals.of.join(', ')} (refused by services without approvals, docs/extensions.md §E4)`;
+    }
+  }
   const read = readCaveat(caveat);
   if ('malformed' in read) {
     return `${read.malformed}; a service refuses every request under this grant`;

@@ -14,16 +14,19 @@ import { reasonOf } from './parley-home.js';
 export const KEY_ROLES = ['principal', 'agent'] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 
+/** A service's own key (docs/extensions.md §E1): it signs the service's receipts. */
+export type KeyFileRole = KeyRole | 'service';
+
 /**
  * What a key file holds: the 32-byte seed (b64url) and, for reading at a glance, its public key.
  */
-type KeyFileBody = { role: KeyRole; seed: string; public: string };
+type KeyFileBody = { role: KeyFileRole; seed: string; public: string };
 
 /** Any permission bit for group or others. */
 const SHARED_BITS = 0o077;
 
 /** Writes a key file (mode 0600); refuses to replace an existing one unless `force`. */
-export function writeKeyFile(path: string, role: KeyRole, key: KeyPair, force: boolean): void {
+export function writeKeyFile(path: string, role: KeyFileRole, key: KeyPair, force: boolean): void {
   const body: KeyFileBody = {
     role,
     seed: encodeB64url(key.seed),

@@ -5,6 +5,7 @@ import {
   type Grant,
   grantHolder,
   grantId,
+  grantRevocationTargets,
   isPlainObject,
   type KeyPair,
   publicKeyString,
@@ -189,4 +190,16 @@ export function loadWallet(
     if (standing === 'usable') usable.push(token);
   }
   return new Wallet(agent, { grants: usable });
+}
+
+/**
+ * docs/extensions.md §E2: removes from the wallet every grant whose chain holds the revoked
+ * target (`block:ID` or `key:PRINCIPAL:KEY`); how many were removed.
+ */
+export function dropRevokedGrants(home: string, target: string): number {
+  const wallet = readWallet(home);
+  const kept = wallet.grants.filter((token) => !grantRevocationTargets(token).includes(target));
+  const dropped = wallet.grants.length - kept.length;
+  if (dropped > 0) writeWallet(home, kept, wallet.consumed);
+  return dropped;
 }

@@ -1,3 +1,4 @@
+import type { KeyPair } from '@parley/protocol';
 import type { ServeOptions, Service, ServiceOptions } from '@parley/service';
 import {
   type BrowserPolicyOptions,
@@ -57,6 +58,15 @@ export type RunOptions<Trust extends ServiceOptions['trust'] = ServiceOptions['t
   sweep?: boolean;
   /** Told of each answered request (logs, metrics) and each transport refusal, by service. */
   observe?: ServiceObserver;
+  /**
+   * docs/extensions.md §E1: the key that signs every RECEIPT (none serves v1 receipts), or how to
+   * load it once the service is made, so a service that fails to start leaves no key behind.
+   */
+  receiptKey?: KeyPair | (() => Promise<KeyPair>);
+  /** docs/extensions.md §E2: accept and honour revocations. */
+  revocation?: boolean;
+  /** docs/extensions.md §E4: honour approvals caveats. */
+  approvals?: boolean;
 };
 
 /** What an operator's logs and metrics hear of a running service. */
@@ -99,6 +109,19 @@ export async function runService<Trust extends ServiceOptions['trust']>(
     await store.close();
     throw error;
   }
+  if (options.receiptKey !== undefined) {
+    try {
+      const key =
+        typeof options.receiptKey === 'function' ? await options.receiptKey() : options.receiptKey;
+      service.signReceiptsWith(key);
+    } catch (error) {
+      await service.close();
+      await store.close();
+      throw error;
+    }
+  }
+  if (options.revocation === true) service.acceptRevocations();
+  if (options.approvals === true) service.acceptApprovals();
   const servers: ParleyServer[] = [];
   const ready = serviceReadiness(name ?? label, store, trust);
   const shown = name ?? service.info.id;

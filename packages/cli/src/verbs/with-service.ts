@@ -1,6 +1,7 @@
 import type { RequestOptions } from '@parley/client';
 import type { BriefReply, FinalReply } from '@parley/protocol';
 import type { CliContext } from '../cli-context.js';
+import { dropRevokedGrants } from '../home/wallet-file.js';
 import { type ConnectionFlags, positiveInteger } from './connection-flags.js';
 import { type OpenService, openService } from './open-service.js';
 import { ProgressView } from './progress-view.js';
@@ -38,9 +39,20 @@ export async function send(
     onEvent: progress.onEvent,
     ...(budget === undefined ? {} : { budget }),
   };
+  let reply: FinalReply;
   try {
-    return await open.client.request(draft, options);
+    // A RECEIPT whose signature fails is refused inside (ClientError bad_receipt_signature).
+    reply = await open.client.request(draft, options);
   } finally {
     progress.done();
   }
+  if (reply.kind === 'ERROR' && reply.revoked !== undefined) {
+    // docs/extensions.md §E2: the client dropped it from its wallet; the wallet file too.
+    const dropped = dropRevokedGrants(ctx.home, reply.revoked.target);
+    if (dropped > 0) ctx.err(`dropped ${dropped} revoked grant(s) from the wallet\n`);
+  }
+  if (reply.kind === 'RECEIPT' && open.client.receiptKey !== undefined && reply.signed) {
+    ctx.err(`signed by ${reply.signed.by} (${open.client.receiptKey})\n`);
+  }
+  return reply;
 }

@@ -194,9 +194,14 @@ export class ParleyBridge {
     }
   }
 
-  /** Whether the bridge holds the principal key this consent request names. */
+  /**
+   * Whether the bridge holds the principal key this consent request names, or (docs/extensions.md
+   * §E4) one of the keys an approvals caveat lists.
+   */
   canSign(consent: Consent): boolean {
-    return this.principal !== undefined && publicKeyString(this.principal) === consent.principal;
+    if (this.principal === undefined) return false;
+    const key = publicKeyString(this.principal);
+    return key === consent.principal || consent.approvals?.of.includes(key) === true;
   }
 
   /**

@@ -123,3 +123,23 @@ describe('§6.6 renderConsent', () => {
     expect(renderConsent(request(), NOW + 601).expires).toBe('2026-09-21T14:23:20Z (expired)');
   });
 });
+
+describe('docs/extensions.md §E4 renderConsent with approvals', () => {
+  it('says how many of how many approvals there are, after the expiry, and nothing without', () => {
+    const base = request();
+    const withApprovals = request({
+      consent: {
+        ...base.consent,
+        approvals: { of: ['ed25519:A1', 'ed25519:B1', 'ed25519:C1'], need: 2, have: 1 },
+      },
+    });
+    const lines = consentLines(renderConsent(withApprovals, NOW));
+    const at = lines.findIndex((line) => line.startsWith('  Expires:'));
+    expect(lines[at + 1]).toBe(
+      '  Approvals: 1 of 2 approvals so far, from 3 people listed; each person counts once',
+    );
+    expect(consentLines(renderConsent(base, NOW)).some((line) => line.includes('Approvals'))).toBe(
+      false,
+    );
+  });
+});

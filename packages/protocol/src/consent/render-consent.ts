@@ -45,6 +45,8 @@ export type ConsentScreen = {
   reason: string[];
   /** Exactly what approving signs (§6.6), in two sentences. */
   signs: string[];
+  /** docs/extensions.md §E4: "1 of 2 approvals …", when several people must approve. */
+  approvals?: string;
 };
 
 /**
@@ -77,7 +79,13 @@ export function renderConsent(request: ConsentRequest, now: number): ConsentScre
     );
   }
   const left = proposal.expires - now;
+  const approvals = consent.approvals;
   return {
+    ...(approvals === undefined
+      ? {}
+      : {
+          approvals: `${approvals.have} of ${approvals.need} approvals so far, from ${approvals.of.length} people listed; each person counts once`,
+        }),
     heading: `Your agent asks you to approve a commit at ${service} (${url}).`,
     warnings: [...new Set(warnings)],
     summary: escapeServiceText(proposal.summary),
@@ -116,6 +124,7 @@ export function consentLines(screen: ConsentScreen): string[] {
     `  Risk:     ${screen.risk}`,
     `  Undo:     ${screen.undo}`,
     `  Expires:  ${screen.expires}`,
+    ...(screen.approvals === undefined ? [] : [`  Approvals: ${screen.approvals}`]),
     '',
     ...screen.reason.map((line) => `  ${line}`),
     '',

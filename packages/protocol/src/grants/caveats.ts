@@ -1,3 +1,4 @@
+import { countApprovals, isApprovalsCaveat, readApprovals } from '../extensions/approvals.js';
 import { type Money, RISK_LEVELS, type Risk, type Verb } from '../frames.js';
 import { hasOwn, isPlainObject, type JsonValue } from '../json.js';
 import { GrantIssueError } from './grant-issue-error.js';
@@ -14,6 +15,12 @@ export interface CaveatContext {
   proposal?: { hash: string; cost: Money | null; risk: Risk } | undefined;
   /** For COMMIT: cumulative committed spend per block id (§6.3 spend). */
   spent?: Readonly<Record<string, number>> | undefined;
+  /**
+   * docs/extensions.md §E4: set only by a service that offers approvals (else an approvals caveat
+   * is unknown and fails closed); for COMMIT, the keys whose consent grants for exactly this
+   * proposal the request presented.
+   */
+  approvers?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -102,6 +109,9 @@ export function evaluateCaveat(
   ctx: CaveatContext,
   blockId: string,
 ): CaveatOutcome {
+  if (ctx.approvers !== undefined && isApprovalsCaveat(caveat)) {
+    return evaluateApprovals(caveat.approvals, ctx, ctx.approvers);
+  }
   const read = readCaveat(caveat);
   if ('malformed' in read) return hard(read.malformed);
   const commit = ctx.verb === 'COMMIT';
@@ -153,10 +163,27 @@ export function evaluateCaveat(
   }
 }
 
+/**
+ * §E4: satisfied for verbs other than COMMIT; for COMMIT when `need` distinct listed keys
+ * approved this proposal. Short of that it is soft: consent (each listed person's) lifts it.
+ */
+function evaluateApprovals(
+  value: JsonValue,
+  ctx: CaveatContext,
+  approvers: ReadonlySet<string>,
+): CaveatOutcome {
+  const approvals = readApprovals(value);
+  if ('malformed' in approvals) return hard(approvals.malformed);
+  if (ctx.verb !== 'COMMIT') return OK;
+  const { have, enough } = countApprovals(approvals, approvers);
+  return enough ? OK : soft(`${have} of ${approvals.need} approvals`);
+}
+
 /** Checks that a caveat list is well-formed; throws a GrantIssueError naming the first bad one. */
 export function assertWellFormedCaveats(caveats: readonly JsonValue[]): void {
   caveats.forEach((caveat, index) => {
-    const read = readCaveat(caveat);
+    // §E4: an extension's caveat a principal may issue; services that do not offer it refuse it.
+    const read = isApprovalsCaveat(caveat) ? readApprovals(caveat.approvals) : readCaveat(caveat);
     if ('malformed' in read) throw new GrantIssueError(`caveat ${index}: ${read.malformed}`);
   });
 }

@@ -82,7 +82,9 @@ export async function consentGrant(
   agentKey: string,
   options: { iat?: number; nonce?: string } = {},
 ): Promise<Grant> {
-  if (consent.principal !== publicKeyString(principal)) {
+  // §E4: with approvals, each listed key signs a consent grant of its own.
+  const signer = publicKeyString(principal);
+  if (consent.principal !== signer && consent.approvals?.of.includes(signer) !== true) {
     throw new GrantIssueError('the consent request names another principal');
   }
   const caveats: Caveat[] = [

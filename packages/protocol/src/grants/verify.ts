@@ -68,7 +68,7 @@ const UNTRUSTED = 'the grant is issued by a principal this service does not trus
  * root's issuer is checked against `trusted` first, so a chain nobody trusts costs no signature
  * verify and never enters the cache (the outcome, unauthorized, is the same in either order).
  */
-async function verifyChain(
+export async function verifyGrantChain(
   token: string,
   trusted: GrantContext['trusted'],
 ): Promise<VerifiedChain | string> {
@@ -120,7 +120,7 @@ export async function verifyGrant(token: string, ctx: GrantContext): Promise<Gra
   const cache = ctx.cache === undefined ? sharedCache : ctx.cache;
   let chain = cache?.get(token);
   if (chain === undefined) {
-    const checked = await verifyChain(token, ctx.trusted);
+    const checked = await verifyGrantChain(token, ctx.trusted);
     if (typeof checked === 'string') return unauthorized(checked);
     chain = checked;
     cache?.set(token, chain);

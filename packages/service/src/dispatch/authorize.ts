@@ -48,6 +48,8 @@ export function grantContext(
     now: core.now(),
     proofKey: holder,
     trusted: core.trusted,
+    // §E4: offered, an approvals caveat is known (and no one has approved a non-COMMIT).
+    ...(core.extensions.approvals === undefined ? {} : { approvers: new Set<string>() }),
     ...extra,
   };
 }

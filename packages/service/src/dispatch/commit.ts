@@ -1,15 +1,20 @@
 import {
   type CommitRequest,
   type Consent,
+  countApprovals,
   type GrantFailure,
+  isApprovalsCaveat,
+  type JsonValue,
   moreActionable,
   ParleyError,
   type ReceiptBody,
   type Request,
+  readApprovals,
   verifyGrant,
 } from '@parley/protocol';
 import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
+import { approversOf } from './approvals.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { type CommitOutcome, executeCommit } from './execute-commit.js';
@@ -34,13 +39,15 @@ export async function authorizeAndCommit(
   auto?: AutoKey,
 ): Promise<Exclude<CommitOutcome, { kind: 'over_limit' }> | CommitRefusal> {
   const proposal = stored.proposal;
+  const approvers = await approversOf(core, request.grants ?? [], holder, proposal);
   const gctx = grantContext(core, { ...request, verb: 'COMMIT' } as Request, holder, {
     verb: 'COMMIT',
     capability: proposal.capability,
     proposal: { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
+    ...(core.extensions.approvals === undefined ? {} : { approvers }),
   });
   let failure: GrantFailure | undefined;
-  let consentReason: { principal: string; reason: string } | undefined;
+  let consentReason: { principal: string; reason: string; caveat?: unknown } | undefined;
   for (const token of request.grants ?? []) {
     const verdict = await verifyGrant(token, gctx);
     if (verdict.ok && stored.principal !== null && verdict.principal !== stored.principal) {
@@ -55,7 +62,11 @@ export async function authorizeAndCommit(
     if (!verdict.ok) {
       const samePrincipal = stored.principal === null || verdict.principal === stored.principal;
       if (verdict.code === 'consent_required' && samePrincipal && verdict.principal !== undefined) {
-        consentReason ??= { principal: verdict.principal, reason: verdict.reason };
+        consentReason ??= {
+          principal: verdict.principal,
+          reason: verdict.reason,
+          caveat: verdict.caveat,
+        };
       } else {
         failure = moreActionable(failure, verdict);
       }
@@ -83,19 +94,25 @@ export async function authorizeAndCommit(
     };
   }
   if (consentReason !== undefined) {
-    return {
-      kind: 'consent',
-      reason: consentReason.reason,
-      consent: {
-        proposal: proposal.id,
-        hash: proposal.hash,
-        service: core.info.id,
-        capability: proposal.capability,
-        principal: consentReason.principal,
-        summary: proposal.summary,
-        expires: proposal.expires,
-      },
+    const consent: Consent = {
+      proposal: proposal.id,
+      hash: proposal.hash,
+      service: core.info.id,
+      capability: proposal.capability,
+      principal: consentReason.principal,
+      summary: proposal.summary,
+      expires: proposal.expires,
     };
+    // §E4: who must approve, and how many have; each signs a §6.6 consent grant.
+    const caveat = consentReason.caveat as JsonValue | undefined;
+    if (caveat !== undefined && isApprovalsCaveat(caveat)) {
+      const approvals = readApprovals(caveat.approvals);
+      if (!('malformed' in approvals)) {
+        const { have } = countApprovals(approvals, approvers);
+        consent.approvals = { of: approvals.of, need: approvals.need, have };
+      }
+    }
+    return { kind: 'consent', reason: consentReason.reason, consent };
   }
   return {
     kind: 'refused',
@@ -185,7 +202,12 @@ async function authorizeReplay(
 ): Promise<ReceiptBody> {
   const stored = await core.store.getProposal(existing.proposalId);
   const proposal = stored?.proposal;
+  const approvers =
+    proposal === undefined
+      ? new Set<string>()
+      : await approversOf(core, request.grants ?? [], holder, proposal);
   const gctx = grantContext(core, request, holder, {
+    ...(core.extensions.approvals === undefined ? {} : { approvers }),
     capability: proposal?.capability,
     proposal:
       proposal === undefined

@@ -1,4 +1,4 @@
-import type { EventReply, Receipt, ServiceInfo } from '@parley/protocol';
+import type { EventReply, Extensions, KeyPair, Receipt, ServiceInfo } from '@parley/protocol';
 import type { CapabilityEntry } from '../capability.js';
 import type { RetainedHandles } from '../retained-handles.js';
 import type { Store } from '../store/store.js';
@@ -19,6 +19,10 @@ export type ServiceCore = {
   handles: RetainedHandles;
   /** Work this process is executing now, so a concurrent retry waits instead of failing. */
   inFlight: Map<string, Promise<Receipt>>;
+  /** docs/extensions.md §E1: the key that signs every RECEIPT, when the service has one. */
+  receiptKey: KeyPair | undefined;
+  /** docs/extensions.md: what the BRIEF announces under `ext`; empty for a v1-only service. */
+  extensions: Extensions;
   /** Where internal errors go; never to the peer. */
   log(message: string, error: unknown): void;
 };

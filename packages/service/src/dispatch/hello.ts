@@ -24,11 +24,14 @@ export function capabilityOf(entry: CapabilityEntry): Capability {
 
 /** The BRIEF of this service with every capability in full. */
 export function briefOf(core: ServiceCore): BriefBody {
-  return {
+  const brief: BriefBody = {
     kind: 'BRIEF',
     service: core.info,
     capabilities: [...core.capabilities.values()].map(capabilityOf),
   };
+  // docs/extensions.md: announced only when offered, so a v1-only BRIEF is unchanged.
+  if (Object.keys(core.extensions).length > 0) brief.ext = core.extensions;
+  return brief;
 }
 
 /**

@@ -225,6 +225,26 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       });
     });
 
+    it('docs/extensions.md §E2: a revocation is kept once (the first stays) and found by any target', async () => {
+      const target = unique('block:b');
+      const first = {
+        target,
+        at: 100,
+        by: 'ed25519:first',
+        revocation: { p: { at: 100 }, s: 'x' },
+      };
+      expect(await store.putRevocation(first)).toEqual(first);
+      const again = { ...first, at: 200, by: 'ed25519:second' };
+      expect(await store.putRevocation(again)).toEqual(first);
+      expect(await store.findRevocation([unique('block:other'), target])).toEqual(first);
+      expect(await store.findRevocation([unique('block:other')])).toBeUndefined();
+      expect(await store.findRevocation([])).toBeUndefined();
+      if (factory.reopen !== undefined) {
+        store = await factory.reopen(store);
+        expect(await store.findRevocation([target])).toEqual(first);
+      }
+    });
+
     it('§6.3: a block nothing was reserved against has spent nothing', async () => {
       expect(await store.spentTotal(unique('cap'))).toBe(0);
     });

@@ -12,6 +12,7 @@ import type {
   DataAccess,
   HandleRecord,
   ReceiptRecord,
+  RevocationRecord,
   Settled,
   Store,
   StoredProposal,
@@ -32,6 +33,7 @@ export class MemoryStore implements Store {
   readonly #autos = new Map<string, AutoRecord>();
   readonly #handles = new Map<string, HandleRecord>();
   readonly #spent = new MemorySpend();
+  readonly #revocations = new Map<string, RevocationRecord>();
   readonly #data = new MemoryData();
   /** Reads outside transactions, parsed once while the data is unchanged (shared-reads.ts). */
   readonly #shared = sharedReads(this.#data, () => this.#data.version);
@@ -247,6 +249,21 @@ export class MemoryStore implements Store {
 
   async deleteHandles(ids: string[]): Promise<void> {
     for (const id of ids) this.#handles.delete(id);
+  }
+
+  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
+    const kept = this.#revocations.get(record.target);
+    if (kept !== undefined) return copy(kept);
+    this.#revocations.set(record.target, copy(record));
+    return copy(record);
+  }
+
+  async findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined> {
+    for (const target of targets) {
+      const kept = this.#revocations.get(target);
+      if (kept !== undefined) return copy(kept);
+    }
+    return undefined;
   }
 
   async spentTotal(blockId: string): Promise<number> {

@@ -280,7 +280,7 @@ describe('SqliteStore schema version 3 (the sweep reads only what has expired)',
     try {
       const db = new Database(file, { readonly: true });
       try {
-        expect(db.pragma('user_version', { simple: true })).toBe(3);
+        expect(db.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
         const indexes = db
           .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%_by_expiry'",

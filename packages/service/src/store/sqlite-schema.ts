@@ -69,6 +69,14 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX proposals_to_sweep ON proposals (expires) WHERE kept = 0;
    CREATE INDEX handles_by_expiry ON handles (expires_at);
    CREATE INDEX autos_by_expiry ON autos (until);`,
+  // Version 4: docs/extensions.md §E2 revocations, by target id (`block:ID`, `key:P:K`); kept
+  // for good, since a revoked grant stays revoked.
+  `CREATE TABLE revocations (
+     target TEXT PRIMARY KEY,
+     at INTEGER NOT NULL,
+     by_key TEXT NOT NULL,
+     revocation TEXT NOT NULL
+   );`,
 ];
 
 /** The schema version this code writes. */

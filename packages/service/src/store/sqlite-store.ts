@@ -29,6 +29,7 @@ import type {
   HandleRecord,
   ReceiptRecord,
   Reservation,
+  RevocationRecord,
   Settled,
   Store,
   StoredProposal,
@@ -89,6 +90,8 @@ export class SqliteStore implements Store {
   readonly #w;
   readonly #spend: SqliteSpend;
   readonly #r;
+  /** §E2: the revocation lookup, prepared once per number of targets. */
+  readonly #findRevocations = new Map<number, Database.Statement>();
   readonly data: DataAccess;
   /**
    * The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite.
@@ -431,6 +434,38 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       for (const id of ids) this.#w.deleteHandle.run(id);
     });
+  }
+
+  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
+    await this.#write(() => {
+      this.#writer
+        .prepare(
+          'INSERT INTO revocations (target, at, by_key, revocation) VALUES (?, ?, ?, ?) ON CONFLICT (target) DO NOTHING',
+        )
+        .run(record.target, record.at, record.by, JSON.stringify(record.revocation));
+    });
+    return (await this.findRevocation([record.target])) ?? record;
+  }
+
+  async findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined> {
+    if (targets.length === 0) return undefined;
+    let find = this.#findRevocations.get(targets.length);
+    if (find === undefined) {
+      find = this.#reader.prepare(
+        `SELECT target, at, by_key, revocation FROM revocations WHERE target IN (${targets.map(() => '?').join(', ')}) LIMIT 1`,
+      );
+      this.#findRevocations.set(targets.length, find);
+    }
+    const row = find.get(...targets) as
+      | { target: string; at: number; by_key: string; revocation: string }
+      | undefined;
+    if (row === undefined) return undefined;
+    return {
+      target: row.target,
+      at: row.at,
+      by: row.by_key,
+      revocation: parse<JsonValue>(row.revocation),
+    };
   }
 
   async spentTotal(blockId: string): Promise<number> {

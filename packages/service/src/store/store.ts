@@ -106,6 +106,12 @@ export type HandleRecord = {
 };
 
 /**
+ * docs/extensions.md §E2: a revocation as a service keeps it, under its target id (`block:ID`, or
+ * `key:PRINCIPAL:KEY`). `revocation` is the signed revocation as received.
+ */
+export type RevocationRecord = { target: string; at: number; by: string; revocation: JsonValue };
+
+/**
  * Key-value access to the service's own data (keys are strings, values JSON). Values read may be
  * shared with other reads and frozen (shared-reads.ts): build a changed copy, never change one.
  */
@@ -177,6 +183,14 @@ export interface Store {
    * Forgets these handles (the service's retention bound evicted them); unknown ids are ignored.
    */
   deleteHandles(ids: string[]): Promise<void>;
+
+  /**
+   * §E2: keeps a revocation unless its target is revoked already (idempotent: the first one
+   * stays); returns the record kept. Every instance sharing the store sees it at once.
+   */
+  putRevocation(record: RevocationRecord): Promise<RevocationRecord>;
+  /** §E2: a revocation of any of these target ids, if one is kept. */
+  findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined>;
 
   /** Cumulative reserved spend of a block (§6.3). */
   spentTotal(blockId: string): Promise<number>;

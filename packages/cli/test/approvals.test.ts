@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHILD_TEST_TIMEOUT_MS, killAll, killStarted, runCli } from './fixtures/cli-process.js';
+import { type ServedExample, serveExample } from './fixtures/served-example.js';
+import { tempFolder } from './fixtures/temp-home.js';
+import { runCliAtTerminal } from './fixtures/terminal.js';
+
+const folder = tempFolder();
+const env = { PARLEY_HOME: folder.home };
+const PROMPT = /Approve\? \[y\/N\] /;
+let shop: ServedExample;
+let url = '';
+/** Ana, Ben, Cy (listed) and Dee (not listed): each a principal key file of their own. */
+const people: Record<'ana' | 'ben' | 'cy' | 'dee', { file: string; key: string }> = {} as never;
+
+beforeAll(async () => {
+  await runCli(['keys', 'init'], env);
+  for (const name of ['ana', 'ben', 'cy', 'dee'] as const) {
+    const home = join(folder.path, name);
+    await runCli(['keys', 'init'], { PARLEY_HOME: home });
+    const file = join(home, 'principal.key');
+    people[name] = { file, key: JSON.parse(readFileSync(file, 'utf8')).public as string };
+  }
+  const listed = [people.ana.key, people.ben.key, people.cy.key].join(',');
+  const made = await runCli(
+    ['grant', '--svc', 'shop.example', '--can', 'shop.*', '--approvals', listed, '--need', '2'],
+    env,
+  );
+  expect(made.code).toBe(0);
+  expect(made.stderr).toMatch(/each COMMIT needs the consent of 2 of/);
+  shop = await serveExample(
+    'shop',
+    ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
+    env,
+    1,
+  );
+  url = shop.addresses[0] as string;
+}, CHILD_TEST_TIMEOUT_MS);
+afterAll(async () => {
+  killStarted();
+  await shop?.stop();
+  killAll();
+  folder.remove();
+});
+
+const approveAs = (who: keyof typeof people, proposal: string) =>
+  runCliAtTerminal(['approve', proposal, '--principal', people[who].file], env, PROMPT, 'y');
+
+describe('docs/extensions.md §E4: parley approve by several people, 2 of 3', {
+  timeout: CHILD_TEST_TIMEOUT_MS * 2,
+}, () => {
+  it('one approval is not enough, a key not listed cannot approve, two listed keys commit it', async () => {
+    const intent = await runCli(
+      ['intent', url, 'shop.order', 'items:=[{"sku":"cab-1a","qty":1}]'],
+      env,
+    );
+    expect(intent.code).toBe(0);
+    const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
+    const first = await runCli(['commit', url, proposal], env);
+    expect(first.code).toBe(3);
+    expect(first.stdout).toMatch(/^✗ consent_required: 0 of 2 approvals/);
+
+    const ana = await approveAs('ana', proposal);
+    expect(ana.code).toBe(0);
+    expect(ana.stdout).toContain('Approvals: 0 of 2 approvals so far, from 3 people listed');
+    const one = await runCli(['commit', url, proposal], env);
+    expect(one.code).toBe(3);
+    expect(one.stdout).toMatch(/^✗ consent_required: 1 of 2 approvals/);
+
+    const dee = await runCli(['approve', proposal, '--principal', people.dee.file], env, 'y\n');
+    expect(dee.code).toBe(2);
+    expect(dee.stderr).toMatch(/refusing consent request .*your principal key is/);
+
+    const ben = await approveAs('ben', proposal);
+    expect(ben.code).toBe(0);
+    const done = await runCli(['commit', url, proposal], env);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^✓ /);
+  });
+});

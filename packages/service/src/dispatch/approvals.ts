@@ -1,0 +1,42 @@
+import { type GrantContext, type Proposal, readCaveat, verifyGrant } from '@parley/protocol';
+import type { ServiceCore } from './core.js';
+
+/** Any key: an approver need not be a principal this service trusts (docs/extensions.md §E4). */
+const ANY_KEY = { has: (_key: string) => true };
+
+/**
+ * §E4: the keys whose consent grants among `grants` approve exactly `proposal` for `holder`: a
+ * root grant (§6.6) whose signature verifies, held by the proof's key, whose caveats all hold for
+ * this COMMIT and one of which is `only` this proposal's hash. A key is counted once however many
+ * of its grants are presented. Empty when the service does not offer approvals, and when only one
+ * grant is presented: the approvals caveat lives in the grant that would be approved, so its
+ * approvals are always other grants (and a COMMIT with one grant pays nothing for the check).
+ */
+export async function approversOf(
+  core: ServiceCore,
+  grants: readonly string[],
+  holder: string,
+  proposal: Proposal,
+): Promise<Set<string>> {
+  const approvers = new Set<string>();
+  if (core.extensions.approvals === undefined || grants.length < 2) return approvers;
+  const ctx: GrantContext = {
+    service: core.info.id,
+    verb: 'COMMIT',
+    now: core.now(),
+    proofKey: holder,
+    trusted: ANY_KEY,
+    capability: proposal.capability,
+    proposal: { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
+  };
+  for (const token of grants) {
+    const verdict = await verifyGrant(token, ctx);
+    if (!verdict.ok || verdict.grant.length !== 1) continue;
+    const bound = verdict.grant[0].p.caveats.some((caveat) => {
+      const read = readCaveat(caveat);
+      return 'name' in read && read.name === 'only' && read.value === proposal.hash;
+    });
+    if (bound) approvers.add(verdict.principal);
+  }
+  return approvers;
+}
