@@ -21,6 +21,7 @@ const BENCHES = [
   'postgres',
   'sweep',
   'consensus',
+  'receipt',
   'consensus-net',
   'mcp',
   'amplification',

@@ -199,6 +199,7 @@ export {
   parsePublicKey,
   publicKeyString,
   sha256,
+  sha256Pieces,
   sign,
   utf8,
   verify,

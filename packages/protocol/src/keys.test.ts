@@ -14,6 +14,8 @@ import {
   parsePublicKey,
   publicKeyString,
   SIGNATURE_BYTES,
+  sha256,
+  sha256Pieces,
   sign,
   utf8,
   verify,
@@ -164,5 +166,25 @@ describe('setCryptoPort', () => {
     expect(previous).toBe(original);
     expect(setCryptoPort(previous)).toBe(webCrypto);
     expect(cryptoPort()).toBe(original);
+  });
+});
+
+describe('sha256Pieces', () => {
+  const pieces = ['{"owner": ', '"Zo\u00eb"', '', ', "emoji": "\u{1f600}"}'];
+  const expected = sha256(utf8(pieces.join('')));
+
+  it('hashes the pieces as one text, natively on Node', () => {
+    expect(sha256Pieces(pieces)).toEqual(expected);
+    expect(sha256Pieces([])).toEqual(sha256(new Uint8Array(0)));
+  });
+
+  it('joins and hashes where the port cannot hash piece by piece (WebCrypto)', () => {
+    const previous = setCryptoPort(webCrypto);
+    try {
+      expect(webCrypto.sha256Pieces).toBeUndefined();
+      expect(sha256Pieces(pieces)).toEqual(expected);
+    } finally {
+      setCryptoPort(previous);
+    }
   });
 });

@@ -130,6 +130,18 @@ export function sha256(data: Uint8Array): Uint8Array {
   return cryptoPort().sha256(data);
 }
 
+/**
+ * SHA-256 of the UTF-8 bytes of `pieces` written one after another: the same digest as
+ * `sha256(utf8(pieces.join('')))`, without building the whole text where the port can hash piece
+ * by piece. A piece must not end inside a surrogate pair (each is encoded on its own).
+ */
+export function sha256Pieces(pieces: readonly string[]): Uint8Array {
+  const port = cryptoPort();
+  return port.sha256Pieces === undefined
+    ? port.sha256(utf8(pieces.join('')))
+    : port.sha256Pieces(pieces);
+}
+
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string (natively where the crypto port can: port.ts). */

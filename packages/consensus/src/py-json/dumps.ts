@@ -58,6 +58,16 @@ export function pyDumps(value: PyValue, options: DumpsOptions = {}): string {
 }
 
 /**
+ * The text `pyDumps(value)` writes for `value` as a part of a larger document, inside `depth`
+ * containers: the nesting bound counts them, as when the whole document is written at once.
+ */
+export function pyDumpsNested(value: PyValue, depth: number): string {
+  const out: Text = { text: '', sortKeys: true, quote: quotePy };
+  write(out, value, depth, null, '\n');
+  return out.text;
+}
+
+/**
  * Quotes a string as Python does. A lone surrogate is refused: Python writes it but then cannot
  * encode the text as UTF-8 to hash or sign it.
  */

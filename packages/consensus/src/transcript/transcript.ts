@@ -1,8 +1,7 @@
-import { sha256, utf8 } from '@parley/protocol';
+import { sha256Pieces } from '@parley/protocol';
 import { isNullableString, REASONS, type Reason, type Verdict } from '../decision/verdict.js';
 import { ConsensusError } from '../errors.js';
 import { toHex } from '../hex.js';
-import { pyDumps } from '../py-json/dumps.js';
 import {
   floatValue,
   isPyObject,
@@ -12,6 +11,7 @@ import {
   unhashable,
 } from '../py-json/value.js';
 import type { PreferenceSheet } from '../sheet/preference-sheet.js';
+import { canonicalPieces } from './canonical-text.js';
 
 export const STATUSES = ['agreed', 'deadlock'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -67,12 +67,12 @@ export class Transcript {
 
   /** The exact text the hash covers: Python's `json.dumps(sort_keys=True, ensure_ascii=False)`. */
   canonicalText(): string {
-    return pyDumps(this.toDict());
+    return canonicalPieces(this.entries, this.result).join('');
   }
 
   /** SHA-256 (lowercase hex) of the canonical text: the receipt hash. */
   hash(): string {
-    return toHex(sha256(utf8(this.canonicalText())));
+    return toHex(sha256Pieces(canonicalPieces(this.entries, this.result)));
   }
 
   /**

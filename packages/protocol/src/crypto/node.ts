@@ -86,6 +86,11 @@ export const defaultCrypto: CryptoPort = {
     const bytes = Buffer.from(text, 'utf8');
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   },
+  sha256Pieces(pieces) {
+    const hash = createHash('sha256');
+    for (const piece of pieces) hash.update(piece, 'utf8');
+    return new Uint8Array(hash.digest());
+  },
   sha256Text(text) {
     return oneShotHash === undefined
       ? createHash('sha256').update(text, 'utf8').digest('base64url')

@@ -141,6 +141,17 @@ describe('node:crypto port shortcuts', () => {
     expect(nodeCrypto.sha256Text?.(text)).toBe(expected);
   });
 
+  it.each([
+    [[], 'no piece'],
+    [['{"a": ', '"caf\u00e9"', '', ', "b": "\u{1f600}"}'], 'non-ASCII pieces and an empty one'],
+    [['x'.repeat(70_000), 'y'], 'a piece past a block boundary'],
+  ])('sha256Pieces(%#) is sha256 of the joined text (%s)', (pieces) => {
+    const expected = createHash('sha256')
+      .update(new TextEncoder().encode(pieces.join('')))
+      .digest();
+    expect(nodeCrypto.sha256Pieces?.(pieces)).toEqual(new Uint8Array(expected));
+  });
+
   it('verifies with the key now in an array, even if the array changed since', async () => {
     const seeds = [randomBytes(32), randomBytes(32)];
     const keys = [

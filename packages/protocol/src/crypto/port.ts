@@ -28,6 +28,12 @@ export interface CryptoPort {
    * strings of the size of a proof or a grant payload. Lone surrogates become U+FFFD, as there.
    */
   encodeUtf8?(text: string): Uint8Array;
+  /**
+   * Optional: SHA-256 of the UTF-8 bytes of `pieces` written one after another, each piece
+   * encoded and hashed natively as it comes, so a long text (a consensus receipt's) is never
+   * built whole. Without it the protocol joins, encodes and hashes.
+   */
+  sha256Pieces?(pieces: readonly string[]): Uint8Array;
 }
 
 /**
