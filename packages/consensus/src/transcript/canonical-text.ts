@@ -2,7 +2,7 @@ import type { Verdict } from '../decision/verdict.js';
 import { pyDumpsNested, quotePy } from '../py-json/dumps.js';
 import { formatPyFloat } from '../py-json/float-repr.js';
 import type { PyValue } from '../py-json/value.js';
-import type { TranscriptEntry, TranscriptResult } from './transcript.js';
+import type { TranscriptEntry, TranscriptResult } from './entry.js';
 
 /**
  * A transcript's canonical text, `pyDumps(transcript.toDict())`, written straight from the

@@ -12,21 +12,9 @@ import {
 } from '../py-json/value.js';
 import type { PreferenceSheet } from '../sheet/preference-sheet.js';
 import { canonicalPieces } from './canonical-text.js';
+import { STATUSES, type Status, type TranscriptEntry, type TranscriptResult } from './entry.js';
 
-export const STATUSES = ['agreed', 'deadlock'] as const;
-export type Status = (typeof STATUSES)[number];
-
-/** One option and every owner's masked verdict on it, in agent order. */
-export interface TranscriptEntry {
-  readonly option: PyValue;
-  readonly verdicts: readonly Verdict[];
-}
-
-/** The announced outcome; `decision` is null on a deadlock. */
-export interface TranscriptResult {
-  readonly status: Status;
-  readonly decision: PyValue;
-}
+export { STATUSES, type Status, type TranscriptEntry, type TranscriptResult } from './entry.js';
 
 const VERDICT_KEYS = ['acceptable', 'owner', 'pubkey_hex', 'reason', 'score', 'sig'] as const;
 
