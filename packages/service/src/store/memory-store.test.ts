@@ -1,4 +1,4 @@
-import { describeStoreContract } from './contract.js';
+import { describeStoreContract } from '../testing/store-contract.js';
 import { MemoryStore } from './memory-store.js';
 
 describeStoreContract('MemoryStore', { open: async () => new MemoryStore() });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeStoreContract } from './contract.js';
+import { describeStoreContract } from '../testing/store-contract.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 
 let folder: string;

@@ -1,6 +1,12 @@
 import type { JsonValue, Proposal, Receipt } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CommitStart, Store, StoredProposal } from './store.js';
+import type { CommitStart, Store, StoredProposal } from '../store/store.js';
+
+/*
+ * The Store contract as a test suite (vitest), published as `@parley/service/store-contract` so
+ * that every store, this package's and any other, proves itself by the same cases. It sits under
+ * testing/ because it is test code that ships: nothing in the service imports it.
+ */
 
 /** How a contract run gets a store: fresh each test, and (for durable stores) reopened. */
 export type StoreFactory = {
