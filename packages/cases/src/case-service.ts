@@ -180,8 +180,12 @@ export class CaseService {
       caseId: earlier.caseId,
       links: {
         organizer: linkUrl(linkBase, tokens.organizer),
+        // In the parties' order, as the first answer listed them.
         parties: Object.fromEntries(
-          Object.entries(tokens.parties).map(([party, token]) => [party, linkUrl(linkBase, token)]),
+          record.shared.parties.map((p) => [
+            p.id,
+            linkUrl(linkBase, tokens.parties[p.id] as string),
+          ]),
         ),
       },
       names: Object.fromEntries(record.shared.parties.map((p) => [p.id, p.name])),

@@ -155,6 +155,7 @@ export function describeCaseStoreContract(name: string, make: () => Promise<Stor
         // case once checked), and another instance answers it.
         const again = await two.create({ ...NEW_LEASE, title: ' Our new lease ' }, BASE, KEY);
         expect(again).toEqual({ ...first, replayed: true });
+        expect(Object.keys(again.links.parties)).toEqual(Object.keys(first.links.parties));
         expect(await s.first.expired(Number.MAX_SAFE_INTEGER)).toEqual([first.caseId]);
         // The replayed links open the case.
         expect(await two.view(again.links.organizer as string)).toMatchObject({ id: first.caseId });
