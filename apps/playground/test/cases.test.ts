@@ -94,8 +94,29 @@ describe('the cases pages in Chromium, served by parley start', { timeout: 180_0
     await ana0.page.fill('#case-organizer', 'Ana');
     for (const [i, name] of ['Ana', 'Ben', 'Cleo'].entries())
       await ana0.page.fill(`#party-${i}`, name);
+    // The first answer is lost after the server made the case: the page says so, and sending
+    // again (same form, same Idempotency-Key) shows that same case, not a second one.
+    const keys: string[] = [];
+    ana0.page.on('request', (r) => {
+      if (r.url().endsWith('/cases/api/cases')) keys.push(r.headers()['idempotency-key'] ?? '');
+    });
+    let lost = '';
+    await ana0.page.route(
+      '**/cases/api/cases',
+      async (route) => {
+        lost = ((await (await route.fetch()).json()) as { organizer_link: string }).organizer_link;
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
+    await pressOn(ana0.page, 'button[type="submit"]');
+    await ana0.page.waitForSelector('.problem[role="alert"]');
     await pressOn(ana0.page, 'button[type="submit"]');
     await ana0.page.waitForSelector('#made-title');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await ana0.page.getAttribute('a.button.primary', 'href')).toBe(lost);
     const link = Object.fromEntries(
       await Promise.all(
         ['Ana', 'Ben', 'Cleo'].map(async (n) => [

@@ -14,7 +14,14 @@ import {
   requireParty,
   revokeLinks,
 } from './access.js';
-import { createCase, type NewCase } from './create-case.js';
+import { type CheckedCase, checkNewCase, createCase, type NewCase } from './create-case.js';
+import {
+  createRequest,
+  openRequestTokens,
+  readIdempotencyKey,
+  requestBodyHash,
+  requestKeyHash,
+} from './create-request.js';
 import { CaseError } from './errors.js';
 import { addEvidence, readEvidence, shareEvidence } from './evidence.js';
 import {
@@ -25,7 +32,7 @@ import {
   keepDraft,
 } from './interview-steps.js';
 import { TERMINAL_RETENTION_SECONDS, UNFINISHED_RETENTION_SECONDS } from './limits.js';
-import { type IssuedLinks, tokenOfLink } from './link-url.js';
+import { type IssuedLinks, linkUrl, tokenOfLink } from './link-url.js';
 import { hashToken, openLink, TOKEN_PATTERN } from './links.js';
 import {
   acceptProposal,
@@ -100,13 +107,41 @@ export class CaseService {
     return this.#elicitor?.label ?? null;
   }
 
-  /** Opens a case; the links exist only in the answer (and, sealed, in the outbox). */
+  /**
+   * Opens a case; the links exist only in the answer (and, sealed, in the outbox). With an
+   * idempotency key (chosen by the client, at least 128 random bits) a retry is safe: the same
+   * key and the same input answer with the same case and the same links (`replayed`), even when
+   * the first try's answer was lost or the two tries ran at once on two instances; the same key
+   * with a different input is refused. Without a key every call opens a new case.
+   */
   async create(
     input: NewCase,
     linkBase: string,
-  ): Promise<{ caseId: string; links: IssuedLinks; names: Record<string, string> }> {
-    const { record, links } = await createCase(input, linkBase, this.#clock());
-    await this.#store.insert(record, expiresAt(record));
+    idempotencyKey?: string,
+  ): Promise<{
+    caseId: string;
+    links: IssuedLinks;
+    names: Record<string, string>;
+    replayed: boolean;
+  }> {
+    const key = idempotencyKey === undefined ? undefined : readIdempotencyKey(idempotencyKey);
+    const checked = checkNewCase(input);
+    if (key !== undefined) {
+      const earlier = await this.#replay(key, checked, linkBase);
+      if (earlier !== null) return earlier;
+    }
+    const clock = this.#clock();
+    const { record, links, tokens } = await createCase(checked, linkBase, clock);
+    const request =
+      key === undefined
+        ? undefined
+        : createRequest(key, checked as unknown as PyValue, record.shared.id, tokens, clock);
+    if (!(await this.#store.insert(record, expiresAt(record), request))) {
+      // Another try of this key stored its case first: answer with that one.
+      const earlier = await this.#replay(key as string, checked, linkBase);
+      if (earlier !== null) return earlier;
+      throw new CaseError('conflict', 'the case of this Idempotency-Key was just deleted');
+    }
     const names = Object.fromEntries(record.shared.parties.map((p) => [p.id, p.name]));
     for (const [party, link] of Object.entries(links.parties)) {
       await this.#send({
@@ -116,7 +151,46 @@ export class CaseService {
         link,
       });
     }
-    return { caseId: record.shared.id, links, names };
+    return { caseId: record.shared.id, links, names, replayed: false };
+  }
+
+  /** The earlier answer to a create with this key, or null when the key made no case yet. */
+  async #replay(
+    key: string,
+    checked: CheckedCase,
+    linkBase: string,
+  ): Promise<{
+    caseId: string;
+    links: IssuedLinks;
+    names: Record<string, string>;
+    replayed: boolean;
+  } | null> {
+    const earlier = await this.#store.requestOf(requestKeyHash(key));
+    if (earlier === null) return null;
+    if (earlier.bodyHash !== requestBodyHash(checked as unknown as PyValue)) {
+      throw new CaseError(
+        'key_reused',
+        'this Idempotency-Key already opened a different case; use a new key for a new case',
+      );
+    }
+    const record = await this.#store.load(earlier.caseId);
+    if (record === null) return null;
+    const tokens = openRequestTokens(key, earlier.caseId, earlier.sealedTokens);
+    return {
+      caseId: earlier.caseId,
+      links: {
+        organizer: linkUrl(linkBase, tokens.organizer),
+        // In the parties' order, as the first answer listed them.
+        parties: Object.fromEntries(
+          record.shared.parties.map((p) => [
+            p.id,
+            linkUrl(linkBase, tokens.parties[p.id] as string),
+          ]),
+        ),
+      },
+      names: Object.fromEntries(record.shared.parties.map((p) => [p.id, p.name])),
+      replayed: true,
+    };
   }
 
   /** Refuses a link that opens nothing, is revoked or expired (before reading a large body). */

@@ -1,5 +1,12 @@
-import { newId, type PyValue, publicKeyHex, startInterview } from '@parley/consensus';
+import {
+  newId,
+  type PyObject,
+  type PyValue,
+  publicKeyHex,
+  startInterview,
+} from '@parley/consensus';
 import { keyPairFromSeed } from '@parley/protocol';
+import type { CreatedTokens } from './create-request.js';
 import { CaseError } from './errors.js';
 import { toHex } from './hex.js';
 import {
@@ -32,6 +39,28 @@ export interface NewCase {
 export interface CreatedCase {
   readonly record: CaseRecord;
   readonly links: IssuedLinks;
+  /** The same links' bare tokens (a keyed create keeps them sealed under its key). */
+  readonly tokens: CreatedTokens;
+}
+
+/** A NewCase checked and trimmed: what a retry must repeat to be the same create. */
+export interface CheckedCase {
+  readonly title: string;
+  readonly decision: string;
+  readonly options: PyObject[];
+  readonly organizer: string;
+  readonly parties: string[];
+}
+
+/** Checks what the initiator wrote; one sentence naming what is wrong. */
+export function checkNewCase(input: NewCase): CheckedCase {
+  return {
+    title: readText(input.title, 'title', MAX_TITLE_CHARS),
+    decision: readText(input.decision, 'decision', MAX_DECISION_CHARS),
+    organizer: readText(input.organizer, "the initiator's name", MAX_NAME_CHARS),
+    options: readCaseOptions(input.options),
+    parties: readNames(input.parties),
+  };
 }
 
 /**
@@ -44,11 +73,7 @@ export async function createCase(
   linkBase: string,
   clock: Clock,
 ): Promise<CreatedCase> {
-  const title = readText(input.title, 'title', MAX_TITLE_CHARS);
-  const decision = readText(input.decision, 'decision', MAX_DECISION_CHARS);
-  const organizer = readText(input.organizer, "the initiator's name", MAX_NAME_CHARS);
-  const options = readCaseOptions(input.options);
-  const names = readNames(input.parties);
+  const { title, decision, organizer, options, parties: names } = checkNewCase(input);
   const id = newId('case', clock.random);
   const organizerLink = mintLink(clock);
   const links: Link[] = [linkOf('organizer', organizerLink.hash, clock)];
@@ -122,6 +147,7 @@ export async function createCase(
         parties.map((p) => [p.id, linkUrl(linkBase, partyTokens[p.id] as string)]),
       ),
     },
+    tokens: { organizer: organizerLink.token, parties: partyTokens },
   };
 }
 

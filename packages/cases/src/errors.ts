@@ -25,6 +25,8 @@ export const CASE_ERROR_CODES = [
   'too_large',
   /** A file whose bytes are not one of the accepted types. */
   'bad_type',
+  /** An Idempotency-Key already used to create a different case. */
+  'key_reused',
   /** Another instance changed the case at the same moment, and retries ran out. */
   'conflict',
 ] as const;

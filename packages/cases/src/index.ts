@@ -13,7 +13,19 @@ export {
   type MailSender,
   type OutgoingMessage,
 } from './case-service.js';
-export { type CreatedCase, createCase, type NewCase } from './create-case.js';
+export {
+  type CheckedCase,
+  type CreatedCase,
+  checkNewCase,
+  createCase,
+  type NewCase,
+} from './create-case.js';
+export {
+  type CreatedTokens,
+  type CreateRequest,
+  IDEMPOTENCY_KEY_PATTERN,
+  readIdempotencyKey,
+} from './create-request.js';
 export { decideRound } from './decide-round.js';
 export { CASE_ERROR_CODES, CaseError, type CaseErrorCode } from './errors.js';
 export {
@@ -71,7 +83,7 @@ export {
   type SharedCase,
   TERMINAL_STATES,
 } from './record.js';
-export { type CaseStore, TABLES } from './store/case-store.js';
+export { type CaseStore, type StoredRequest, TABLES } from './store/case-store.js';
 export { PostgresCaseStore } from './store/postgres-case-store.js';
 export { KEY_FILE_NAME, open as openSealed, readOrCreateKeyFile, seal } from './store/sealing.js';
 export { CASES_DB_FILE, SqliteCaseStore } from './store/sqlite-case-store.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type PyValue, pyDumps } from '@parley/consensus';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,6 +22,12 @@ export interface StoreUnderTest {
 }
 
 const BASE = 'http://127.0.0.1:1/cases/';
+/** A client's idempotency key: 32 random bytes as base64url. */
+const KEY = 'k8Qz1vN3mW5xR7tY9uB2cD4eF6gH8iJ0kL2mN4oP6qA';
+
+function requestHashOf(key: string): string {
+  return createHash('sha256').update(`parley-cases/idempotency-key:${key}`).digest('hex');
+}
 
 function same(a: unknown, b: unknown): void {
   expect(pyDumps(a as PyValue)).toBe(pyDumps(b as PyValue));
@@ -132,6 +139,65 @@ export function describeCaseStoreContract(name: string, make: () => Promise<Stor
           proposal.transcript_sha256,
         )) as { version: number };
         expect(again.version).toBe(record.shared.version);
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    it('a keyed create is idempotent: a retry, on another instance too, gets the same case and links', async () => {
+      const s = await make();
+      try {
+        const one = new CaseService({ store: s.first });
+        const two = new CaseService({ store: s.second });
+        const first = await one.create(NEW_LEASE, BASE, KEY);
+        expect(first.replayed).toBe(false);
+        // The answer was lost; the client sends the same request again (spaces differ: the same
+        // case once checked), and another instance answers it.
+        const again = await two.create({ ...NEW_LEASE, title: ' Our new lease ' }, BASE, KEY);
+        expect(again).toEqual({ ...first, replayed: true });
+        expect(Object.keys(again.links.parties)).toEqual(Object.keys(first.links.parties));
+        expect(await s.first.expired(Number.MAX_SAFE_INTEGER)).toEqual([first.caseId]);
+        // The replayed links open the case.
+        expect(await two.view(again.links.organizer as string)).toMatchObject({ id: first.caseId });
+        // At rest neither the key nor a token is readable.
+        const raw = await s.raw();
+        expect(raw).not.toContain(KEY);
+        for (const l of [first.links.organizer as string, ...Object.values(first.links.parties)]) {
+          expect(raw).not.toContain(tokenOfLink(l) as string);
+        }
+        // The same key for a different case is refused, and changes nothing.
+        await expect(
+          two.create({ ...NEW_LEASE, title: 'Another lease' }, BASE, KEY),
+        ).rejects.toMatchObject({ code: 'key_reused' });
+        await expect(one.create(NEW_LEASE, BASE, 'short')).rejects.toMatchObject({
+          code: 'bad_input',
+        });
+        expect(await s.first.expired(Number.MAX_SAFE_INTEGER)).toEqual([first.caseId]);
+        // Without a key every create opens a case (kept for scripts); a new key, a new case.
+        await one.create(NEW_LEASE, BASE);
+        await one.create(NEW_LEASE, BASE, `${KEY.slice(0, -1)}B`);
+        expect(await s.first.expired(Number.MAX_SAFE_INTEGER)).toHaveLength(3);
+        // Deleting the case deletes what its key kept.
+        await one.delete(first.caseId);
+        expect(await s.second.requestOf(requestHashOf(KEY))).toBeNull();
+      } finally {
+        await s.cleanup();
+      }
+    });
+
+    it('two concurrent creates with one key, on two instances, make one case', async () => {
+      const s = await make();
+      try {
+        const one = new CaseService({ store: s.first });
+        const two = new CaseService({ store: s.second });
+        const made = await Promise.all(
+          [one, two, one, two].map((service) => service.create(NEW_LEASE, BASE, KEY)),
+        );
+        const ids = await s.first.expired(Number.MAX_SAFE_INTEGER);
+        expect(ids).toHaveLength(1);
+        expect(made.map((m) => m.caseId)).toEqual(Array(4).fill(ids[0]));
+        expect(made.filter((m) => !m.replayed)).toHaveLength(1);
+        for (const m of made) expect(m.links).toEqual(made[0]?.links);
       } finally {
         await s.cleanup();
       }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -264,6 +265,45 @@ describe('the cases API over HTTP (issue 24)', () => {
     });
     const later = (await call(server.origin, 'case', o.organizer)).json();
     expect(later.events.map((e: { type: string }) => e.type)).toEqual(['created']);
+  });
+
+  it('a create with an Idempotency-Key is safe to retry: same case and links, one case, a different body refused', async () => {
+    const key = randomBytes(32).toString('base64url');
+    const post = (body: unknown, idempotencyKey: string | null) =>
+      fetch(`${server.origin}/cases/api/cases`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }),
+        },
+        body: JSON.stringify(body),
+      });
+    // Two tries at once (the first answer "lost"), then a third: one case, one answer.
+    const tries = await Promise.all([post(NEW_LEASE, key), post(NEW_LEASE, key)]);
+    const third = await post(NEW_LEASE, key);
+    const answers = await Promise.all([...tries, third].map((r) => r.text()));
+    expect([...tries, third].map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers).size).toBe(1);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    const made = JSON.parse(answers[0] as string);
+    expect(await store.expired(Number.MAX_SAFE_INTEGER)).toEqual([made.case]);
+    const view = await call(server.origin, 'case', made.organizer_link);
+    expect(view.status).toBe(200);
+    // The same key for another case: 409, one sentence, nothing made.
+    const other = await post({ ...NEW_LEASE, parties: ['Ana', 'Ben'] }, key);
+    expect(other.status).toBe(409);
+    expect(await other.json()).toEqual({
+      error: 'key_reused',
+      message: 'this Idempotency-Key already opened a different case; use a new key for a new case',
+    });
+    const short = await post(NEW_LEASE, 'abc');
+    expect(short.status).toBe(400);
+    expect((await short.json()).message).toMatch(/Idempotency-Key must be/);
+    expect(await store.expired(Number.MAX_SAFE_INTEGER)).toEqual([made.case]);
+    // Without a key, each POST opens a case (scripts that never retry).
+    expect((await post(NEW_LEASE, null)).status).toBe(201);
+    expect((await post(NEW_LEASE, null)).status).toBe(201);
+    expect(await store.expired(Number.MAX_SAFE_INTEGER)).toHaveLength(3);
   });
 
   it('refuses bad bodies in one sentence', async () => {

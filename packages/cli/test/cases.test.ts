@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +110,36 @@ describe('parley cases (issue 24): the journey from a terminal', {
     const raw = readFileSync(join(folder.path, 'data', 'cases', 'cases.db')).toString('latin1');
     expect(raw).not.toContain(made.case);
     expect(raw).not.toContain('Our lease');
+  });
+
+  it('new with --idempotency-key: a retried command answers with the same case; another case with the key is refused', async () => {
+    const options = join(folder.path, 'options3.json');
+    writeFileSync(options, JSON.stringify(OPTIONS));
+    const key = randomBytes(32).toString('base64url');
+    const args = (title: string) => [
+      'cases',
+      'new',
+      '--title',
+      title,
+      '--decision',
+      'Which?',
+      '--options',
+      options,
+      '--organizer',
+      'Ana',
+      '--party',
+      'Ana',
+      '--party',
+      'Ben',
+      '--idempotency-key',
+      key,
+      '--json',
+    ];
+    const first = await ok(args('Retried'));
+    expect(await ok(args('Retried'))).toBe(first);
+    const other = await runCliHere([...args('Another'), ...data], env);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('this Idempotency-Key already opened a different case');
   });
 
   it('re-issues and revokes links; a party link cannot act as the initiator', async () => {

@@ -116,14 +116,25 @@ async function answerOf(response: Response): Promise<unknown> {
 }
 
 /** GET or POST one route with the link's token. */
+/** A fresh idempotency key: 32 random bytes as base64url (256 bits; the API asks for 128+). */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
 export async function callCase(
   route: string,
   token: string | null,
   body?: unknown,
+  extraHeaders: Record<string, string> = {},
 ): Promise<unknown> {
   const response = await fetch(`/cases/api/${route}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
+      ...extraHeaders,
       ...(token === null ? {} : { authorization: `Bearer ${token}` }),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },

@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
-import { callCase } from './cases-client.js';
+import { useRef, useState } from 'preact/hooks';
+import { callCase, newIdempotencyKey } from './cases-client.js';
 
 const EXAMPLE_OPTIONS =
   'plan=A, rent=950, weeks=4\nplan=B, rent=1100, weeks=6\nplan=E, rent=920, weeks=5';
@@ -32,17 +32,27 @@ export function StartForm() {
   } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [parties, setParties] = useState(['', '', '']);
+  const attempt = useRef<{ body: string; key: string } | null>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     try {
-      const answer = await callCase('cases', null, {
+      const body = {
         title: form.get('title'),
         decision: form.get('decision'),
         organizer: form.get('organizer'),
         options: readOptionLines(String(form.get('options') ?? '')),
         parties: parties.map((p) => p.trim()).filter((p) => p !== ''),
+      };
+      // Sending the same case again (after an error or a lost answer) reuses its key, so it
+      // cannot open a second case; a changed form is a new case with a new key.
+      const text = JSON.stringify(body);
+      if (attempt.current?.body !== text) {
+        attempt.current = { body: text, key: newIdempotencyKey() };
+      }
+      const answer = await callCase('cases', null, body, {
+        'idempotency-key': attempt.current.key,
       });
       setMade(answer as typeof made);
       setProblem(null);

@@ -23,6 +23,7 @@ const STATUS: Readonly<Record<CaseErrorCode, number>> = {
   red_line: 409,
   too_large: 413,
   bad_type: 415,
+  key_reused: 409,
   conflict: 503,
 };
 
@@ -170,9 +171,17 @@ const ROUTES: Readonly<Record<string, Route>> = {
   }),
 };
 
-/** `POST /cases/api/cases`: opens a case; the answer holds every link, once. */
+/**
+ * `POST /cases/api/cases`: opens a case; the answer holds every link. An `Idempotency-Key`
+ * header (the convention of draft-ietf-httpapi-idempotency-key-header, beside the capability in
+ * `Authorization`: metadata of the request, not a field of the case) makes a retry safe: the
+ * same key and body answer 201 with the same case and links again (`Idempotent-Replayed: true`);
+ * the same key with another body is refused (409 `key_reused`). Without the header a retry opens
+ * a second case, as before (kept for scripts; the page and the CLI always send a key).
+ */
 async function create(request: Request, service: CaseService, origin: string): Promise<Response> {
   if (request.method !== 'POST') return methodNotAllowed('POST', request);
+  const key = request.headers.get('idempotency-key');
   const body = await bodyOf(request);
   const made = await service.create(
     {
@@ -183,16 +192,21 @@ async function create(request: Request, service: CaseService, origin: string): P
       parties: body.parties,
     },
     `${origin}${CASES_PAGE_PATH}`,
+    key ?? undefined,
   );
-  return json(201, {
-    case: made.caseId,
-    organizer_link: made.links.organizer ?? null,
-    links: Object.entries(made.links.parties).map(([party, link]) => ({
-      party,
-      name: made.names[party] ?? '',
-      link,
-    })),
-  });
+  return json(
+    201,
+    {
+      case: made.caseId,
+      organizer_link: made.links.organizer ?? null,
+      links: Object.entries(made.links.parties).map(([party, link]) => ({
+        party,
+        name: made.names[party] ?? '',
+        link,
+      })),
+    },
+    made.replayed ? { 'idempotent-replayed': 'true' } : {},
+  );
 }
 
 /**

@@ -1,4 +1,10 @@
+import type { CreateRequest } from '../create-request.js';
 import type { CaseRecord } from '../record.js';
+
+/** A keyed create as stored, with the case it made. */
+export interface StoredRequest extends CreateRequest {
+  readonly caseId: string;
+}
 
 /**
  * Where cases live (module 09: versioned get, append, private parts, delete). Every write is
@@ -7,8 +13,13 @@ import type { CaseRecord } from '../record.js';
  * Private parts are sealed (AES-256-GCM) before they reach the database.
  */
 export interface CaseStore {
-  /** Stores a new case. */
-  insert(record: CaseRecord, expiresAt: number): Promise<void>;
+  /**
+   * Stores a new case, and with it the keyed create that made it (unique by key hash); false,
+   * with nothing written, when that key already made a case (a retry, possibly concurrent).
+   */
+  insert(record: CaseRecord, expiresAt: number, request?: CreateRequest): Promise<boolean>;
+  /** The keyed create of this key hash, or null (none, or its case was deleted). */
+  requestOf(keyHash: string): Promise<StoredRequest | null>;
   /** The case, or null. */
   load(caseId: string): Promise<CaseRecord | null>;
   /** The case a link hash opens, or null. */
@@ -27,4 +38,5 @@ export const TABLES = {
   cases: 'parley_cases',
   privates: 'parley_case_private',
   links: 'parley_case_links',
+  requests: 'parley_case_requests',
 } as const;

@@ -1,7 +1,8 @@
 import pg from 'pg';
+import type { CreateRequest } from '../create-request.js';
 import { CaseError } from '../errors.js';
 import type { CaseRecord } from '../record.js';
-import { type CaseStore, TABLES } from './case-store.js';
+import { type CaseStore, type StoredRequest, TABLES } from './case-store.js';
 import { recordToRows, rowsToRecord } from './record-codec.js';
 
 const PLAIN_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -46,7 +47,12 @@ export class PostgresCaseStore implements CaseStore {
         CREATE TABLE IF NOT EXISTS ${s}.${TABLES.links} (
           hash TEXT PRIMARY KEY,
           case_id TEXT NOT NULL REFERENCES ${s}.${TABLES.cases}(id) ON DELETE CASCADE);
-        CREATE INDEX IF NOT EXISTS ${TABLES.links}_case ON ${s}.${TABLES.links}(case_id);`);
+        CREATE INDEX IF NOT EXISTS ${TABLES.links}_case ON ${s}.${TABLES.links}(case_id);
+        CREATE TABLE IF NOT EXISTS ${s}.${TABLES.requests} (
+          key_hash TEXT PRIMARY KEY,
+          case_id TEXT NOT NULL REFERENCES ${s}.${TABLES.cases}(id) ON DELETE CASCADE,
+          body_hash TEXT NOT NULL, sealed_tokens TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS ${TABLES.requests}_case ON ${s}.${TABLES.requests}(case_id);`);
     } finally {
       await client.query('SELECT pg_advisory_unlock(2024240001)').catch(() => undefined);
       client.release();
@@ -54,16 +60,44 @@ export class PostgresCaseStore implements CaseStore {
     return store;
   }
 
-  async insert(record: CaseRecord, expiresAt: number): Promise<void> {
+  async insert(record: CaseRecord, expiresAt: number, request?: CreateRequest): Promise<boolean> {
     const rows = recordToRows(record, this.#master);
-    await this.#transaction(async (c) => {
+    return this.#transaction(async (c) => {
       await c.query(
         `INSERT INTO ${this.#s}.${TABLES.cases} (id, version, shared, data_key, expires_at) VALUES ($1, $2, $3, $4, $5)`,
         [rows.id, rows.version, rows.shared, rows.dataKey, expiresAt],
       );
       await this.#writeParts(c, rows);
-      return true;
+      if (request === undefined) return true;
+      // A concurrent insert of the same key waits here for the other transaction; once that
+      // commits this one inserts nothing, and the whole case is rolled back.
+      const kept = await c.query(
+        `INSERT INTO ${this.#s}.${TABLES.requests} (key_hash, case_id, body_hash, sealed_tokens)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (key_hash) DO NOTHING`,
+        [request.keyHash, rows.id, request.bodyHash, request.sealedTokens],
+      );
+      return kept.rowCount === 1;
     });
+  }
+
+  async requestOf(keyHash: string): Promise<StoredRequest | null> {
+    const found = await this.#pool.query<{
+      case_id: string;
+      body_hash: string;
+      sealed_tokens: string;
+    }>(
+      `SELECT case_id, body_hash, sealed_tokens FROM ${this.#s}.${TABLES.requests} WHERE key_hash = $1`,
+      [keyHash],
+    );
+    const row = found.rows[0];
+    return row === undefined
+      ? null
+      : {
+          keyHash,
+          caseId: row.case_id,
+          bodyHash: row.body_hash,
+          sealedTokens: row.sealed_tokens,
+        };
   }
 
   async load(caseId: string): Promise<CaseRecord | null> {
@@ -136,6 +170,7 @@ export class PostgresCaseStore implements CaseStore {
 
   async delete(caseId: string): Promise<boolean> {
     const gone = await this.#transaction(async (c) => {
+      await c.query(`DELETE FROM ${this.#s}.${TABLES.requests} WHERE case_id = $1`, [caseId]);
       await c.query(`DELETE FROM ${this.#s}.${TABLES.links} WHERE case_id = $1`, [caseId]);
       await c.query(`DELETE FROM ${this.#s}.${TABLES.privates} WHERE case_id = $1`, [caseId]);
       const deleted = await c.query(`DELETE FROM ${this.#s}.${TABLES.cases} WHERE id = $1`, [

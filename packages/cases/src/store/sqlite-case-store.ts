@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { CreateRequest } from '../create-request.js';
 import type { CaseRecord } from '../record.js';
-import { type CaseStore, TABLES } from './case-store.js';
+import { type CaseStore, type StoredRequest, TABLES } from './case-store.js';
 import { recordToRows, rowsToRecord } from './record-codec.js';
 
 /** The file cases live in, inside the data folder. */
@@ -26,6 +27,13 @@ CREATE TABLE IF NOT EXISTS ${TABLES.links} (
   hash TEXT PRIMARY KEY,
   case_id TEXT NOT NULL REFERENCES ${TABLES.cases}(id) ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS ${TABLES.requests} (
+  key_hash TEXT PRIMARY KEY,
+  case_id TEXT NOT NULL REFERENCES ${TABLES.cases}(id) ON DELETE CASCADE,
+  body_hash TEXT NOT NULL,
+  sealed_tokens TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ${TABLES.requests}_case ON ${TABLES.requests}(case_id);
 CREATE INDEX IF NOT EXISTS ${TABLES.links}_case ON ${TABLES.links}(case_id);
 CREATE INDEX IF NOT EXISTS ${TABLES.cases}_expires ON ${TABLES.cases}(expires_at);
 `;
@@ -52,18 +60,51 @@ export class SqliteCaseStore implements CaseStore {
     this.#master = masterKey;
   }
 
-  async insert(record: CaseRecord, expiresAt: number): Promise<void> {
+  async insert(record: CaseRecord, expiresAt: number, request?: CreateRequest): Promise<boolean> {
     const rows = recordToRows(record, this.#master);
-    this.#db
+    return this.#db
       .transaction(() => {
+        // The write lock is held (IMMEDIATE), so no other create of this key runs meanwhile.
+        if (
+          request !== undefined &&
+          this.#db
+            .prepare(`SELECT 1 FROM ${TABLES.requests} WHERE key_hash = ?`)
+            .get(request.keyHash) !== undefined
+        ) {
+          return false;
+        }
         this.#db
           .prepare(
             `INSERT INTO ${TABLES.cases} (id, version, shared, data_key, expires_at) VALUES (?, ?, ?, ?, ?)`,
           )
           .run(rows.id, rows.version, rows.shared, rows.dataKey, expiresAt);
         this.#writeParts(rows);
+        if (request !== undefined) {
+          this.#db
+            .prepare(
+              `INSERT INTO ${TABLES.requests} (key_hash, case_id, body_hash, sealed_tokens) VALUES (?, ?, ?, ?)`,
+            )
+            .run(request.keyHash, rows.id, request.bodyHash, request.sealedTokens);
+        }
+        return true;
       })
       .immediate();
+  }
+
+  async requestOf(keyHash: string): Promise<StoredRequest | null> {
+    const row = this.#db
+      .prepare(
+        `SELECT case_id, body_hash, sealed_tokens FROM ${TABLES.requests} WHERE key_hash = ?`,
+      )
+      .get(keyHash) as { case_id: string; body_hash: string; sealed_tokens: string } | undefined;
+    return row === undefined
+      ? null
+      : {
+          keyHash,
+          caseId: row.case_id,
+          bodyHash: row.body_hash,
+          sealedTokens: row.sealed_tokens,
+        };
   }
 
   async load(caseId: string): Promise<CaseRecord | null> {
@@ -123,6 +164,7 @@ export class SqliteCaseStore implements CaseStore {
   async delete(caseId: string): Promise<boolean> {
     const gone = this.#db
       .transaction(() => {
+        this.#db.prepare(`DELETE FROM ${TABLES.requests} WHERE case_id = ?`).run(caseId);
         this.#db.prepare(`DELETE FROM ${TABLES.links} WHERE case_id = ?`).run(caseId);
         this.#db.prepare(`DELETE FROM ${TABLES.privates} WHERE case_id = ?`).run(caseId);
         return (

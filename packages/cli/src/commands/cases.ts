@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -100,6 +101,10 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       .requiredOption('--organizer <name>', 'your name, as the initiator')
       .requiredOption('--party <name>', 'a party (repeat: 2 to 5)', collectList)
       .option('--base <url>', `where the pages are served (default ${DEFAULT_BASE})`)
+      .option(
+        '--idempotency-key <key>',
+        'makes a retry of this command answer with the same case (22+ random base64url characters; default: a fresh one)',
+      )
       .option('--json', 'print {case, organizer_link, links}'),
   ).action(
     run(async (service, flags) => {
@@ -110,6 +115,7 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         organizer: string;
         party: string[];
         base?: string;
+        idempotencyKey?: string;
       };
       let options: PyValue;
       try {
@@ -120,10 +126,22 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         );
       }
       const base = (f.base ?? DEFAULT_BASE).replace(/\/+$/, '');
-      const made = await service.create(
-        { title: f.title, decision: f.decision, options, organizer: f.organizer, parties: f.party },
-        `${base}${CASES_PAGE_PATH}`,
-      );
+      // A fresh key per `new` (256 random bits), reused by its own retry: a store error that
+      // left it unknown whether the case was made cannot make a second one.
+      const key = f.idempotencyKey ?? randomBytes(32).toString('base64url');
+      const input = {
+        title: f.title,
+        decision: f.decision,
+        options,
+        organizer: f.organizer,
+        parties: f.party,
+      };
+      const made = await service
+        .create(input, `${base}${CASES_PAGE_PATH}`, key)
+        .catch((error: unknown) => {
+          if (error instanceof CaseError && error.code !== 'conflict') throw error;
+          return service.create(input, `${base}${CASES_PAGE_PATH}`, key);
+        });
       const links = Object.entries(made.links.parties).map(([party, link]) => ({
         party,
         name: made.names[party] ?? '',
