@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { generateKeyPair, type KeyPair } from '@parley/protocol';
+import { FileExistsError } from '../atomic-file.js';
 import { keyFileExists, readKeyFile, writeKeyFile } from './key-file.js';
 
 /** The file name of a service's receipt key in its data folder (docs/extensions.md §E1). */
@@ -18,6 +19,13 @@ export function serviceKeyPath(folder: string): string {
 export async function loadServiceKey(path: string): Promise<{ key: KeyPair; created: boolean }> {
   if (keyFileExists(path)) return { key: await readKeyFile(path), created: false };
   const key = await generateKeyPair();
-  writeKeyFile(path, 'service', key, false);
+  try {
+    writeKeyFile(path, 'service', key, false);
+  } catch (error) {
+    // Instances started together on one folder: the first to write it wins (the write is
+    // exclusive and atomic), and every other signs with that key.
+    if (error instanceof FileExistsError) return { key: await readKeyFile(path), created: false };
+    throw error;
+  }
   return { key, created: true };
 }
