@@ -29,6 +29,7 @@ COPY package.json package-lock.json ./
 COPY apps/playground/package.json apps/playground/
 COPY examples/package.json examples/
 COPY packages/cli/package.json packages/cli/
+COPY packages/cases/package.json packages/cases/
 COPY packages/client/package.json packages/client/
 COPY packages/consensus/package.json packages/consensus/
 COPY packages/mcp/package.json packages/mcp/
