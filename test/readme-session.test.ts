@@ -100,7 +100,11 @@ describe('the README session runs as written, on any day (issue 21)', () => {
       expect(code, `${line} exited ${code}:\n${output}`).toBe(expected);
       const actual = normalized(output);
       for (const text of normalized(here(shown.join('\n')))) {
-        if (text !== '') expect(actual, `${line}: the README shows "${text}"`).toContain(text);
+        if (text !== '') {
+          expect(actual, `${line}: the README shows "${text}"; it printed:\n${output}`).toContain(
+            text,
+          );
+        }
       }
       ids.p = /\[(p_[\w-]+)\]/.exec(output)?.[1] ?? ids.p;
       ids.r = /^✓ .*\(receipt (r_[\w-]+)\)/m.exec(output)?.[1] ?? ids.r;
