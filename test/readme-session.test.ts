@@ -36,7 +36,8 @@ function normalized(text: string): string[] {
       .replace(/\u001b\[[0-9;]*[A-Za-z]|\r|[\u2800-\u28ff]/g, '')
       .replace(/\b(p|r|o)_[\w-]{8,}/g, '$1_…')
       .replace(/ed25519:[\w-]{43}/g, 'ed25519:…')
-      .replace(/\b[\w-]{43}\b/g, '…')
+      // A hash is 43 base64url characters, and may start with '-', where \b does not hold.
+      .replace(/(?<![\w-])[\w-]{43}(?![\w-])/g, '…')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?Z/g, '…')
       .replace(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d/g, '… ')
       .replace(/\(in \d+m\)/g, '(in …)')
