@@ -8,6 +8,7 @@
  *   node --import tsx bench/consensus-net.bench.ts
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -22,7 +23,9 @@ const c = await import('@parley/consensus');
 const net = await import('@parley/consensus/net');
 const { keyPairFromSeed, publicKeyString } = await import('@parley/protocol');
 const { writeKeyFile } = await import('../packages/cli/src/home/key-file.js');
-const { fmt, ROUND_MS, ROUNDS, rates, ratio, sequential } = await import('./round-trip-rates.js');
+const { fmt, pairedMedian, ROUND_MS, ROUNDS, roundRates, ratio, sequential } = await import(
+  './round-trip-rates.js'
+);
 /** Three significant digits: a decision takes milliseconds, so these rates are small numbers. */
 const per = (x: number) => (x >= 100 ? fmt(x) : x.toPrecision(3));
 
@@ -115,6 +118,19 @@ const answer = await new Promise<string>((resolve, reject) => {
   req.end(body);
 });
 const rawPorts = await Promise.all(urls.map(() => start([RAW], { PARLEY_BENCH_ANSWER: answer })));
+// The signed limit (issue 27): the same servers, each signing every answer with a key of its own.
+const signedRaw = await Promise.all(
+  urls.map(async () => {
+    const line = await start([RAW], { PARLEY_BENCH_ANSWER: answer, PARLEY_BENCH_SIGN: '1' });
+    const [port = '', key = ''] = line.split(' ');
+    const publicKey = createPublicKey({
+      key: Buffer.from(key, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
+    return { port, publicKey };
+  }),
+);
 
 // A decision makes 5 card requests, 5 session requests and 50 x 5 verdict requests.
 const REQUESTS = PARTIES * (2 + OPTIONS);
@@ -122,13 +138,24 @@ const rawAgents = rawPorts.map(
   () => new Agent({ keepAlive: true, maxSockets: net.DEFAULT_CONCURRENCY }),
 );
 const bodies = spec.options.map((option) => net.wireText({ option, session: 'a'.repeat(64) }));
-function rawRoundTrip(port: string, agent: Agent, body: string): Promise<void> {
+/**
+ * One raw round trip; with `signer`, the answer's `X-Signature` is checked over the request's
+ * body and the answer, as the coordinator checks a verdict (a bad one throws).
+ */
+function rawRoundTrip(port: string, agent: Agent, body: string, signer?: KeyObject): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path: '/consider', method: 'POST', agent },
       (res) => {
-        res.on('data', () => {});
-        res.on('end', resolve);
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          if (signer === undefined) return resolve();
+          const signature = Buffer.from(String(res.headers['x-signature']), 'base64');
+          const signed = Buffer.concat([Buffer.from(body, 'utf8'), ...chunks]);
+          if (verify(null, signed, signer, signature)) resolve();
+          else reject(new Error('a raw answer whose signature does not verify'));
+        });
       },
     );
     req.setHeader('Content-Length', Buffer.byteLength(body));
@@ -138,18 +165,26 @@ function rawRoundTrip(port: string, agent: Agent, body: string): Promise<void> {
 }
 /** REQUESTS raw round trips with the same requests in flight per server as the coordinator. */
 async function rawDecision(): Promise<void> {
+  await Promise.all(rawPorts.map((port, s) => rawLanes(port, rawAgents[s] as Agent)));
+}
+/** The same round trips to the signing servers, every answer's signature checked. */
+async function signedRawDecision(): Promise<void> {
   await Promise.all(
-    rawPorts.map(async (port, s) => {
-      let next = 0;
-      const lane = async () => {
-        while (next < REQUESTS / PARTIES) {
-          const body = bodies[next++ % bodies.length] as string;
-          await rawRoundTrip(port, rawAgents[s] as Agent, body);
-        }
-      };
-      await Promise.all(Array.from({ length: net.DEFAULT_CONCURRENCY }, lane));
-    }),
+    signedRaw.map(({ port, publicKey }, s) => rawLanes(port, signedAgents[s] as Agent, publicKey)),
   );
+}
+const signedAgents = signedRaw.map(
+  () => new Agent({ keepAlive: true, maxSockets: net.DEFAULT_CONCURRENCY }),
+);
+async function rawLanes(port: string, agent: Agent, signer?: KeyObject): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < REQUESTS / PARTIES) {
+      const body = bodies[next++ % bodies.length] as string;
+      await rawRoundTrip(port, agent, body, signer);
+    }
+  };
+  await Promise.all(Array.from({ length: net.DEFAULT_CONCURRENCY }, lane));
 }
 
 // The same decision in one process: bare, and with every verdict signed and checked as it is
@@ -170,6 +205,7 @@ const WARM_UP = 20;
 for (let i = 0; i < WARM_UP; i++) {
   await decideAcross();
   await rawDecision();
+  await signedRawDecision();
   await signedInProcess();
 }
 
@@ -195,17 +231,21 @@ async function cpuPerDecision(
 }
 const TICKS_PER_SECOND = 100;
 const delegatePids = children.slice(0, PARTIES).map((child) => child.pid as number);
-const rawPids = children.slice(PARTIES).map((child) => child.pid as number);
+const rawPids = children.slice(PARTIES, 2 * PARTIES).map((child) => child.pid as number);
+const signedPids = children.slice(2 * PARTIES).map((child) => child.pid as number);
 const onLinux = existsSync('/proc/self/stat');
 const cpuAcross = onLinux ? await cpuPerDecision(decideAcross, delegatePids) : Number.NaN;
 const cpuRaw = onLinux ? await cpuPerDecision(rawDecision, rawPids) : Number.NaN;
+const cpuSigned = onLinux ? await cpuPerDecision(signedRawDecision, signedPids) : Number.NaN;
 
-const [across = 0, raw = 0, signed = 0, bare = 0] = await rates(
+const measured = await roundRates(
   sequential(decideAcross),
+  sequential(signedRawDecision),
   sequential(rawDecision),
   sequential(signedInProcess),
   sequential(async () => c.decide(spec)),
 );
+const [across = 0, signedRawRate = 0, raw = 0, signed = 0, bare = 0] = measured.best;
 
 console.log(
   `consensus across processes on ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, 127.0.0.1, best of ${ROUNDS} x ${ROUND_MS} ms (wall time)`,
@@ -217,7 +257,8 @@ console.log(
   [
     '| what | decisions/s | compared with, same run | ratio |',
     '|---|---:|---|---:|',
-    `| across 5 delegate processes (parley/0.2, signed, checked, receipt) | ${per(across)} | raw HTTP, ${REQUESTS} round trips to 5 raw node:http processes: ${per(raw)} | ${ratio(across, raw)} |`,
+    `| across 5 delegate processes (parley/0.2, signed, checked, receipt) | ${per(across)} | the signed limit: raw HTTP, ${REQUESTS} round trips to 5 raw node:http processes, each answer Ed25519-signed by its server and verified by the client: ${per(signedRawRate)} | ${ratio(across, signedRawRate)} (median of rounds ${pairedMedian(measured, 0, 1).toFixed(2)}) |`,
+    `| across 5 delegate processes | ${per(across)} | plain raw HTTP, the same round trips unsigned: ${per(raw)} | ${ratio(across, raw)} |`,
     `| across 5 delegate processes | ${per(across)} | in process, signed and checked the same way: ${per(signed)} | ${ratio(across, signed)} |`,
     `| across 5 delegate processes | ${per(across)} | in process, decide(spec) unsigned: ${per(bare)} | ${ratio(across, bare)} |`,
     `| raw HTTP round trips/s (the limit) | ${fmt(raw * REQUESTS)} | | |`,
@@ -225,10 +266,10 @@ console.log(
 );
 if (onLinux) {
   console.log(
-    `\nCPU per decision, coordinator and servers together: across ${cpuAcross.toFixed(1)} ms, raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${ratio(cpuRaw, cpuAcross)})`,
+    `\nCPU per decision, coordinator and servers together: across ${cpuAcross.toFixed(1)} ms, signed raw HTTP ${cpuSigned.toFixed(1)} ms (ratio ${ratio(cpuSigned, cpuAcross)}), raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${ratio(cpuRaw, cpuAcross)})`,
   );
 }
 
-for (const agent of rawAgents) agent.destroy();
+for (const agent of [...rawAgents, ...signedAgents]) agent.destroy();
 for (const child of children) child.kill('SIGTERM');
 rmSync(folder, { recursive: true, force: true });
