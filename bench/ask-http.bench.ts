@@ -1,0 +1,188 @@
+/**
+ * Issue 27: ASK `calendar.find` over the §2.4 HTTP bridge, with the client, the service and the
+ * limit each in its own process. The service is the real CLI path, `node packages/cli/dist/bin.js
+ * serve calendar --http`, on its SQLite store in a temp folder; the limit is
+ * bench/raw-http-answer.ts, a raw node:http server in its own process answering every POST with
+ * the bytes the service sent for it (captured once, only `re` set to each request's id). One
+ * client for both: node:http with a keep-alive Agent, sequential and LANES in flight (each lane
+ * its own kept-alive connection), contenders taking turns, best of rounds and the median of the
+ * per-round ratios. CPU per ASK of each serving process from /proc. Nothing fails on a time.
+ *
+ *   npm run build && node --import tsx bench/ask-http.bench.ts
+ *   ASK_HTTP_SERVICE_FLAGS: node flags for the service only ("--cpu-prof --cpu-prof-dir=DIR").
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CAPTURE_ID } from './ask-echo-peer.js';
+import {
+  fmt,
+  pairedMedian,
+  ROUND_MS,
+  ROUNDS,
+  type Run,
+  ratio,
+  roundRates,
+} from './round-trip-rates.js';
+
+const CAPABILITY = 'calendar.find';
+/** Three of the six seeded meetings ("1:1 with Ana" twice, "Lunch with Bo"). */
+const PARAMS = { query: 'with' };
+/** Requests in flight, each on a kept-alive connection of its own (issue 27's row). */
+const LANES = 16;
+/** What issue 27 measured before this bench existed, and its goal. */
+const PREVIOUS = '0.71';
+const TARGET = '≥ 0.85';
+const BIN = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
+const RAW = fileURLToPath(new URL('./raw-http-answer.ts', import.meta.url));
+
+if (!existsSync(BIN)) {
+  console.error(`no CLI at ${BIN}: run npm run build first`);
+  process.exit(2);
+}
+
+/** Spawns a child and resolves with what `pattern` captures from its stdout. */
+function start(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+): Promise<[ChildProcess, string]> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    log = (log + chunk).slice(-4000);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const found = pattern.exec(out)?.[1];
+      if (found !== undefined) resolve([child, found]);
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
+  });
+}
+
+/** One POST of `body` to `url` on `agent`; resolves with the answer's text. */
+function post(url: URL, agent: Agent, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(text))));
+    });
+    req.setHeader('content-type', 'application/json');
+    req.setHeader('content-length', Buffer.byteLength(body));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const root = mkdtempSync(join(tmpdir(), 'parley-ask-http-bench-'));
+const serviceFlags = (process.env.ASK_HTTP_SERVICE_FLAGS ?? '').split(' ').filter(Boolean);
+const [service, serviceUrl] = await start(
+  [...serviceFlags, BIN, 'serve', 'calendar', '--http', '127.0.0.1:0', '--data', join(root, 'c')],
+  { ...process.env, PARLEY_HOME: join(root, 'home') },
+  /^listening (http\S+) /m,
+);
+const frame = (id: string) =>
+  JSON.stringify({ parley: 1, id, verb: 'ASK', capability: CAPABILITY, params: PARAMS });
+const captureAgent = new Agent({ keepAlive: false });
+const replyText = await post(new URL(serviceUrl), captureAgent, frame(CAPTURE_ID));
+const reply = JSON.parse(replyText) as { kind: string; data?: { events?: unknown[] } };
+if (reply.kind !== 'ANSWER' || reply.data?.events?.length !== 3) {
+  throw new Error(`parley serve calendar did not answer three meetings: ${replyText}`);
+}
+const [raw, rawPort] = await start(
+  ['--import', 'tsx', RAW, replyText.trimEnd()],
+  process.env,
+  /^listening (\d+)$/m,
+);
+const rawUrl = new URL(`http://127.0.0.1:${rawPort}${new URL(serviceUrl).pathname}`);
+if (JSON.parse(await post(rawUrl, captureAgent, frame(CAPTURE_ID))).data === undefined) {
+  throw new Error('the raw server does not answer what the service answers');
+}
+
+/** CPU seconds a child has used (Linux /proc; elsewhere 0, and the CPU columns stay empty). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return 0;
+  }
+}
+
+/** `lanes` requests in flight to `url`, each lane on its own kept-alive connection. */
+function inLanes(url: URL, lanes: number, count: { calls: number }): Run {
+  const agent = new Agent({ keepAlive: true, maxSockets: lanes });
+  let n = 0;
+  return async (until) => {
+    let ops = 0;
+    const lane = async () => {
+      while (performance.now() < until) {
+        await post(url, agent, frame(`a${n++}`));
+        ops++;
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+    count.calls += ops;
+    return ops;
+  };
+}
+
+type Pair = { ours: number; limit: number; paired: number; oursCpu: number; limitCpu: number };
+
+async function measure(lanes: number): Promise<Pair> {
+  const counts = [{ calls: 0 }, { calls: 0 }] as const;
+  const before = [cpuSeconds(service.pid), cpuSeconds(raw.pid)];
+  const measured = await roundRates(
+    inLanes(new URL(serviceUrl), lanes, counts[0]),
+    inLanes(rawUrl, lanes, counts[1]),
+  );
+  const [ours = 0, limit = 0] = measured.best;
+  const perCall = (i: 0 | 1, pid: number | undefined) =>
+    ((cpuSeconds(pid) - (before[i] ?? 0)) * 1e6) / (counts[i].calls || 1);
+  return {
+    ours,
+    limit,
+    paired: pairedMedian(measured, 0, 1),
+    oursCpu: perCall(0, service.pid),
+    limitCpu: perCall(1, raw.pid),
+  };
+}
+
+const sequentialPair = await measure(1);
+const lanesPair = await measure(LANES);
+
+const cpu = (us: number): string => (us > 0 ? us.toFixed(1) : '');
+const row = (what: string, pair: Pair, before: string, target: string) =>
+  `| ${what} | ${fmt(pair.ours)} | ${fmt(pair.limit)} | ${ratio(pair.ours, pair.limit)} | ${pair.paired.toFixed(2)} | ${before} | ${target} | ${cpu(pair.oursCpu)} | ${cpu(pair.limitCpu)} |`;
+console.log(
+  `ASK ${CAPABILITY} ${JSON.stringify(PARAMS)} over the HTTP bridge (${Buffer.byteLength(replyText)}-byte reply) on ${process.version}, ` +
+    `${cpus().length} CPUs, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, best of ${ROUNDS} × ${ROUND_MS} ms\n`,
+);
+console.log(
+  [
+    '| round trips/s | parley serve calendar --http | raw node:http, same bytes | ratio of bests | ratio, median of rounds | before | target | service CPU µs/ASK | raw CPU µs/ASK |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row('keep-alive, sequential', sequentialPair, '', ''),
+    row(`keep-alive, ${LANES} in flight`, lanesPair, PREVIOUS, TARGET),
+  ].join('\n'),
+);
+
+captureAgent.destroy();
+const exited = (child: ChildProcess) =>
+  new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+service.kill('SIGTERM');
+raw.kill('SIGTERM');
+await Promise.all([exited(service), exited(raw)]);
+rmSync(root, { recursive: true, force: true });
