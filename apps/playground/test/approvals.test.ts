@@ -124,7 +124,7 @@ describe('§E4 approvals by several people on the page', { timeout: 60_000 }, ()
     const again = await act('dialog.consent .approvals li:nth-child(1) button', 'ERROR');
     const second = (await replyOf(again)) as ErrorReply;
     expect(second.code).toBe('consent_required');
-    expect(second.message).toMatch(/^1 of 2 approvals/);
+    expect(second.message).toBe('1 of 2 approvals: the people listed must approve');
     expect(second.consent?.approvals?.have).toBe(1);
     await dialog.waitFor();
     await expect(approvalsLine()).resolves.toBe(
