@@ -5,7 +5,8 @@
  * 2 of the 3, and each person approves in turn: "1 of 2 approvals" after the first, the COMMIT
  * after the second. Screenshots at 1280 and 390 px go to test/output/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ErrorReply, parseFrame, type Reply } from '@parley/protocol';
@@ -16,6 +17,7 @@ import { pressOn, tabTo } from './fixtures/keyboard.js';
 import { type StartedParley, startParley } from './fixtures/parley-start.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
+const require = createRequire(import.meta.url);
 
 describe('§E4 approvals by several people on the page', { timeout: 60_000 }, () => {
   let parley: StartedParley;
@@ -140,6 +142,13 @@ describe('§E4 approvals by several people on the page', { timeout: 60_000 }, ()
     expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 999) <= 390).toBe(true);
     await page.screenshot({ path: join(OUTPUT, 'a3-one-of-two-390.png') });
     await page.setViewportSize({ width: 1280, height: 900 });
+    // The people, the grant form with approvals and the open screen: every control labelled.
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+      return (await axe.run()).violations.map((v) => (v as { id: string }).id);
+    });
+    expect(violations).toEqual([]);
 
     const done = await act('dialog.consent .approvals li:nth-child(2) button', 'RECEIPT');
     await expect(done.locator('.status').textContent()).resolves.toMatch(/^✓ Order /);
