@@ -37,7 +37,7 @@ export function ApproversPanel(props: {
               <strong>{a.name}</strong> <code title={a.publicKey}>{keyLabel(a.publicKey)}</code>
               <button
                 type="button"
-                class="link"
+                class="link approver-remove"
                 onClick={() => props.remove(a.publicKey)}
                 aria-label={`Remove ${a.name}`}
               >
