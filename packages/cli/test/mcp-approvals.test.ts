@@ -14,7 +14,7 @@ import {
   publicKeyString,
 } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Host, openHost } from '../../mcp/test/support/hosts.js';
+import { ERAS, type Host, openHost } from '../../mcp/test/support/hosts.js';
 import { isToolError, textOf } from '../../mcp/test/support/results.js';
 import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
 import {
@@ -104,99 +104,108 @@ beforeAll(async () => {
     env,
     1,
   );
-  host = await openHost({
-    era: '2025-11-25',
-    command: process.execPath,
-    args: [
-      ...NODE_ARGS,
-      'mcp',
-      '--principal-consent',
-      '--principal',
-      people.ana.file,
-      shop.addresses[0] as string,
-    ],
-    env,
-    answer: () =>
-      anaSays === 'accept'
-        ? { action: 'accept', content: { approve: true } }
-        : { action: 'decline' },
-  });
 }, CHILD_TEST_TIMEOUT_MS * 2);
 afterAll(async () => {
-  await host?.close();
   killStarted();
   await shop?.stop();
   killAll();
   folder.remove();
 });
 
-describe('docs/extensions.md §E4 through MCP elicitation, 2 of 3', {
-  timeout: CHILD_TEST_TIMEOUT_MS * 3,
-}, () => {
-  it('one approval is refused, the same key twice and an unlisted key add nothing, two commit', async () => {
-    const before = await stock('cab-1a');
-    const proposal = await order('cab-1a');
-    anaSays = 'accept';
-    const first = await call('parley_commit', { proposal });
-    // Ana was shown the proposal with no approvals yet, approved, and that is one of two.
-    expect(host.elicited).toHaveLength(1);
-    expect(host.elicited[0]?.message).toContain(SAY(0));
-    expect(isToolError(first)).toBe(true);
-    expect(textOf(first)).toMatch(/consent_required: 1 of 2 approvals: the people listed must/);
-    expect(textOf(first)).toContain('Your user’s approval is counted.');
-    expect(textOf(first)).toContain(`1 more of the 3 people listed must approve: each runs \``);
-    expect(await stock('cab-1a')).toBe(before);
+describe.each(ERAS)(
+  'docs/extensions.md §E4 through MCP elicitation, 2 of 3, MCP %s host',
+  {
+    timeout: CHILD_TEST_TIMEOUT_MS * 3,
+  },
+  (era) => {
+    beforeAll(async () => {
+      host = await openHost({
+        era,
+        command: process.execPath,
+        args: [
+          ...NODE_ARGS,
+          'mcp',
+          '--principal-consent',
+          '--principal',
+          people.ana.file,
+          shop.addresses[0] as string,
+        ],
+        env,
+        answer: () =>
+          anaSays === 'accept'
+            ? { action: 'accept', content: { approve: true } }
+            : { action: 'decline' },
+      });
+    }, CHILD_TEST_TIMEOUT_MS);
+    afterAll(() => host?.close());
 
-    // Ana's key again (another grant of hers) and Dee's, whom the caveat does not list.
-    const consent = (first.structuredContent as { consent: Consent }).consent;
-    expect(consent.approvals).toEqual({
-      of: [people.ana.key, people.ben.key, people.cy.key],
-      need: 2,
-      have: 1,
+    it('one approval is refused, the same key twice and an unlisted key add nothing, two commit', async () => {
+      const before = await stock('cab-1a');
+      const proposal = await order('cab-1a');
+      anaSays = 'accept';
+      const first = await call('parley_commit', { proposal });
+      // Ana was shown the proposal with no approvals yet, approved, and that is one of two.
+      expect(host.elicited).toHaveLength(1);
+      expect(host.elicited[0]?.message).toContain(SAY(0));
+      expect(isToolError(first)).toBe(true);
+      expect(textOf(first)).toMatch(/consent_required: 1 of 2 approvals: the people listed must/);
+      expect(textOf(first)).toContain('Your user’s approval is counted.');
+      expect(textOf(first)).toContain(`1 more of the 3 people listed must approve: each runs \``);
+      expect(await stock('cab-1a')).toBe(before);
+
+      // Ana's key again (another grant of hers) and Dee's, whom the caveat does not list.
+      const consent = (first.structuredContent as { consent: Consent }).consent;
+      expect(consent.approvals).toEqual({
+        of: [people.ana.key, people.ben.key, people.cy.key],
+        need: 2,
+        have: 1,
+      });
+      await walletGets('ana', consent, 'ana-again');
+      await walletGets('dee', consent, 'dee');
+      const still = await call('parley_commit', { proposal });
+      expect(isToolError(still)).toBe(true);
+      expect(textOf(still)).toMatch(/consent_required: 1 of 2 approvals/);
+      expect((still.structuredContent as { consent: Consent }).consent.approvals?.have).toBe(1);
+      // Ana already approved this proposal: she is not asked again.
+      expect(host.elicited).toHaveLength(1);
+      expect(await stock('cab-1a')).toBe(before);
+
+      const ben = await approveAs('ben', proposal);
+      expect(ben.code).toBe(0);
+      expect(ben.stdout).toContain('Approvals: 1 of 2 approvals so far, from 3 people listed');
+      const done = await call('parley_commit', { proposal });
+      expect(isToolError(done)).toBe(false);
+      expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
+      expect(host.elicited).toHaveLength(1);
+      expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
     });
-    await walletGets('ana', consent, 'ana-again');
-    await walletGets('dee', consent, 'dee');
-    const still = await call('parley_commit', { proposal });
-    expect(isToolError(still)).toBe(true);
-    expect(textOf(still)).toMatch(/consent_required: 1 of 2 approvals/);
-    expect((still.structuredContent as { consent: Consent }).consent.approvals?.have).toBe(1);
-    // Ana already approved this proposal: she is not asked again.
-    expect(host.elicited).toHaveLength(1);
-    expect(await stock('cab-1a')).toBe(before);
 
-    const ben = await approveAs('ben', proposal);
-    expect(ben.code).toBe(0);
-    expect(ben.stdout).toContain('Approvals: 1 of 2 approvals so far, from 3 people listed');
-    const done = await call('parley_commit', { proposal });
-    expect(isToolError(done)).toBe(false);
-    expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
-    expect(host.elicited).toHaveLength(1);
-    expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
-  });
+    it('after another person approved first, the elicitation says "1 of 2 approvals"', async () => {
+      const before = await stock('cab-1a');
+      const proposal = await order('cab-1a');
+      const asked = host.elicited.length;
+      anaSays = 'decline';
+      const declined = await call('parley_commit', { proposal });
+      expect(textOf(declined)).toBe(
+        `Your user did not approve proposal ${proposal}; nothing was committed or signed.`,
+      );
+      expect(host.elicited[asked]?.message).toContain(SAY(0));
 
-  it('after another person approved first, the elicitation says "1 of 2 approvals"', async () => {
-    const before = await stock('cab-1a');
-    const proposal = await order('cab-1a');
-    const asked = host.elicited.length;
-    anaSays = 'decline';
-    const declined = await call('parley_commit', { proposal });
-    expect(textOf(declined)).toBe(
-      `Your user did not approve proposal ${proposal}; nothing was committed or signed.`,
-    );
-    expect(host.elicited[asked]?.message).toContain(SAY(0));
+      // The request was kept for the others listed: Ben approves at his terminal.
+      const ben = await approveAs('ben', proposal);
+      expect(ben.code).toBe(0);
+      anaSays = 'accept';
+      const done = await call('parley_commit', { proposal });
+      expect(host.elicited).toHaveLength(asked + 2);
+      expect(host.elicited[asked + 1]?.message).toContain(SAY(1));
+      expect(isToolError(done)).toBe(false);
+      expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
+      expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
+    });
+  },
+);
 
-    // The request was kept for the others listed: Ben approves at his terminal.
-    const ben = await approveAs('ben', proposal);
-    expect(ben.code).toBe(0);
-    anaSays = 'accept';
-    const done = await call('parley_commit', { proposal });
-    expect(host.elicited).toHaveLength(asked + 2);
-    expect(host.elicited[asked + 1]?.message).toContain(SAY(1));
-    expect(isToolError(done)).toBe(false);
-    expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
-    expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
-  });
-
+describe('parley mcp --principal', () => {
   it('refuses --principal without --principal-consent, in one sentence', async () => {
     const refused = await runCli(
       ['mcp', '--principal', people.ana.file, 'parley://127.0.0.1:9'],
