@@ -166,3 +166,15 @@ export function onlyHashOf(token: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * docs/extensions.md §E4: the keys that signed a consent grant the agent holds for
+ * `proposalHash`, each once: who has approved that proposal so far.
+ */
+export function consentSignersFor(keys: BrowserKeys, proposalHash: string): Set<string> {
+  const signers = new Set<string>();
+  for (const token of keys.wallet.grants) {
+    if (onlyHashOf(token) === proposalHash) signers.add(decodeGrant(token)[0].p.iss);
+  }
+  return signers;
+}

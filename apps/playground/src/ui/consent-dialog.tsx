@@ -1,14 +1,23 @@
 import { type ConsentRequest, renderConsent } from '@parley/protocol';
 import { useEffect, useRef } from 'preact/hooks';
+import type { Approver } from '../protocol/approvers.js';
+import { keyLabel } from '../protocol/grant-text.js';
 
 /**
  * §6.6: the consent screen, from the same rendering as `parley approve` (renderConsent of
  * @parley/protocol): every fact comes from the proposal the agent received and checked, and every
  * string from the service is escaped. Approving is the only way the principal key signs it.
+ * When the grant needs approvals by several people (docs/extensions.md §E4), the screen says how
+ * many there are so far and each listed person held in this browser approves with their own key;
+ * the principal key does not sign then, so the rule the principal set holds.
  */
 export function ConsentDialog(props: {
   request: ConsentRequest;
-  approve(): void;
+  /** The people this page holds keys for. */
+  approvers: Approver[];
+  /** The keys whose consent for this proposal the agent already holds. */
+  approved: ReadonlySet<string>;
+  approve(as?: Approver): void;
   decline(): void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -18,6 +27,16 @@ export function ConsentDialog(props: {
     return () => element?.close();
   }, []);
   const screen = renderConsent(props.request, Math.floor(Date.now() / 1000));
+  const listed = props.request.consent.approvals?.of;
+  const held = (key: string) => props.approvers.find((a) => a.publicKey === key);
+  const nameOf = (key: string) => held(key)?.name;
+  const signs =
+    listed === undefined
+      ? screen.signs
+      : [
+          screen.signs[0]?.replace('with your principal key', 'with that person’s key') ?? '',
+          ...screen.signs.slice(1),
+        ];
   return (
     <dialog
       ref={dialog}
@@ -29,7 +48,9 @@ export function ConsentDialog(props: {
         props.decline();
       }}
     >
-      <h2 id="consent-title">Approve this commit?</h2>
+      <h2 id="consent-title">
+        {listed === undefined ? 'Approve this commit?' : 'Approvals for this commit'}
+      </h2>
       <p id="consent-heading">{screen.heading}</p>
       {screen.warnings.map((w) => (
         <p key={w} class="problem">
@@ -75,11 +96,40 @@ export function ConsentDialog(props: {
           {r}
         </p>
       ))}
-      <p class="signs">{screen.signs.join(' ')}</p>
+      {listed !== undefined && (
+        <section class="approvals" aria-labelledby="approvals-title">
+          <h3 id="approvals-title">Approvals: {screen.approvals}</h3>
+          <ul>
+            {listed.map((key) => {
+              const person = held(key);
+              const done = props.approved.has(key);
+              return (
+                <li key={key} class={done ? 'approved' : ''}>
+                  <span>
+                    <strong>{keyLabel(key, nameOf)}</strong>
+                    {done && <span class="ok-mark"> ✓ approved</span>}
+                    {!done && person === undefined && (
+                      <span class="muted small"> not in this browser: they run parley approve</span>
+                    )}
+                  </span>
+                  {!done && person !== undefined && (
+                    <button type="button" class="primary" onClick={() => props.approve(person)}>
+                      Approve as {person.name}
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+      <p class="signs">{signs.join(' ')}</p>
       <div class="actions">
-        <button type="button" class="primary" onClick={props.approve}>
-          Approve and sign
-        </button>
+        {listed === undefined && (
+          <button type="button" class="primary" onClick={() => props.approve()}>
+            Approve and sign
+          </button>
+        )}
         <button type="button" onClick={props.decline}>
           Decline
         </button>

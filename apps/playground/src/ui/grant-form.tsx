@@ -1,5 +1,6 @@
 import { type Caveat, encodeGrant, issueGrant } from '@parley/protocol';
 import { useState } from 'preact/hooks';
+import type { Approver } from '../protocol/approvers.js';
 import type { BrowserKeys } from '../protocol/browser-keys.js';
 import { SERVICE_NAMES, SERVICES } from '../protocol/services.js';
 
@@ -18,14 +19,23 @@ function cents(text: string): number | undefined {
 /**
  * §6.2, §6.3: the principal signs a grant for the agent, with the caveats chosen here: which
  * services, which capabilities, a per-commit limit (beyond it a commit needs consent), a total
- * spend, and an expiry.
+ * spend, an expiry, and (docs/extensions.md §E4) how many of the listed people must approve each
+ * commit.
  */
-export function GrantForm(props: { keys: BrowserKeys; issued(token: string): void }) {
+export function GrantForm(props: {
+  keys: BrowserKeys;
+  approvers: Approver[];
+  issued(token: string): void;
+}) {
   const [services, setServices] = useState<Record<string, boolean>>({ calendar: true, shop: true });
   const [can, setCan] = useState('calendar.*, shop.*');
   const [per, setPer] = useState('30.00');
   const [spend, setSpend] = useState('200.00');
   const [expiry, setExpiry] = useState('86400');
+  const [need, setNeed] = useState('0');
+  const people = props.approvers;
+  // A choice made with more people listed falls back to none when people were removed.
+  const needed = Number(need) <= people.length ? Number(need) : 0;
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
   const submit = async (event: Event): Promise<void> => {
@@ -35,11 +45,14 @@ export function GrantForm(props: { keys: BrowserKeys; issued(token: string): voi
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== '');
-    const perCents = per.trim() === '' ? undefined : cents(per);
+    // §E4: with approvals every commit waits for the people listed; a per-commit limit would only
+    // add the principal's consent on top, which their approvals cannot stand in for.
+    const perText = needed > 0 ? '' : per.trim();
+    const perCents = perText === '' ? undefined : cents(perText);
     const spendCents = spend.trim() === '' ? undefined : cents(spend);
     if (svc.length === 0) return setProblem('Choose at least one service.');
     if (patterns.length === 0) return setProblem('Name at least one capability, or * for all.');
-    if (perCents === undefined && per.trim() !== '')
+    if (perCents === undefined && perText !== '')
       return setProblem('The per-commit limit must be an amount such as 30.00.');
     if (spendCents === undefined && spend.trim() !== '')
       return setProblem('The total spend must be an amount such as 200.00.');
@@ -47,6 +60,11 @@ export function GrantForm(props: { keys: BrowserKeys; issued(token: string): voi
     const caveats: Caveat[] = [{ svc }, { can: patterns }, { exp: now + Number(expiry) }];
     if (perCents !== undefined) caveats.push({ per: { max: perCents, currency: 'USD' } });
     if (spendCents !== undefined) caveats.push({ spend: { max: spendCents, currency: 'USD' } });
+    if (needed > 0) {
+      // §E4: the caveat type of @parley/protocol lists the core caveats only.
+      const approvals = { of: people.map((p) => p.publicKey), need: needed };
+      caveats.push({ approvals } as unknown as Caveat);
+    }
     setProblem(undefined);
     const grant = await issueGrant(props.keys.principal, { sub: props.keys.agentKey, caveats });
     props.issued(encodeGrant(grant));
@@ -72,11 +90,34 @@ export function GrantForm(props: { keys: BrowserKeys; issued(token: string): voi
       </fieldset>
       <label for="grant-can">Capabilities</label>
       <input id="grant-can" value={can} onInput={(e) => setCan(e.currentTarget.value)} />
+      {people.length > 0 && (
+        <>
+          <label for="grant-approvals">Before each commit, approval by</label>
+          <select
+            id="grant-approvals"
+            value={String(needed)}
+            onChange={(e) => setNeed(e.currentTarget.value)}
+            aria-describedby="grant-approvals-help"
+          >
+            <option value="0">no one else (you, over the per-commit limit)</option>
+            {people.map((_, i) => (
+              <option key={i} value={String(i + 1)}>
+                {i + 1} of the {people.length} people listed
+              </option>
+            ))}
+          </select>
+          <p id="grant-approvals-help" class="muted small">
+            With approvals, every commit waits until that many of{' '}
+            {people.map((p) => p.name).join(', ')} approved exactly that proposal (§E4).
+          </p>
+        </>
+      )}
       <div class="row">
         <div>
           <label for="grant-per">Per commit (USD)</label>
           <input
             id="grant-per"
+            disabled={needed > 0}
             inputMode="decimal"
             value={per}
             onInput={(e) => setPer(e.currentTarget.value)}
@@ -94,7 +135,9 @@ export function GrantForm(props: { keys: BrowserKeys; issued(token: string): voi
         </div>
       </div>
       <p id="grant-per-help" class="muted small">
-        A commit that costs more than the per-commit limit asks you first (consent, §6.6).
+        {needed > 0
+          ? 'The people’s approvals take the place of a per-commit limit; the total spend still holds.'
+          : 'A commit that costs more than the per-commit limit asks you first (consent, §6.6).'}
       </p>
       <label for="grant-exp">Expires after</label>
       <select id="grant-exp" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value)}>

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
+import type { Approver } from '../protocol/approvers.js';
 import type { BrowserKeys, UsedConsent } from '../protocol/browser-keys.js';
-import { grantSummary } from '../protocol/grant-text.js';
+import { grantSummary, keyLabel } from '../protocol/grant-text.js';
 import { pair } from '../protocol/pairing.js';
+import { ApproversPanel } from './approvers-panel.js';
 import { GrantForm } from './grant-form.js';
 
-function shortKey(key: string): string {
-  return `${key.slice(0, 14)}…${key.slice(-6)}`;
-}
+const shortKey = (key: string): string => keyLabel(key);
 
 function PairingCard(props: { principalKey: string; paired(): void }) {
   const [code, setCode] = useState('');
@@ -59,9 +59,15 @@ function PairingCard(props: { principalKey: string; paired(): void }) {
   );
 }
 
-/** The principal's side: keys, pairing, grants given to the agent. */
+/**
+ * The principal's side: keys, pairing, the people who approve together (docs/extensions.md §E4),
+ * grants given to the agent.
+ */
 export function PrincipalPanel(props: {
   keys: BrowserKeys;
+  approvers: Approver[];
+  approversChanged(next: Approver[]): void;
+  removeApprover(publicKey: string): void;
   paired: boolean | undefined;
   onPaired(): void;
   grants: string[];
@@ -71,8 +77,10 @@ export function PrincipalPanel(props: {
   newKeys(): void;
 }) {
   const { keys } = props;
-  const grants = props.grants.map(grantSummary);
-  const used = props.used.map((u) => ({ ...grantSummary(u.token), receipt: u.receipt }));
+  const nameOf = (key: string): string | undefined =>
+    key === keys.principalKey ? 'you' : props.approvers.find((a) => a.publicKey === key)?.name;
+  const grants = props.grants.map((token) => grantSummary(token, nameOf));
+  const used = props.used.map((u) => ({ ...grantSummary(u.token, nameOf), receipt: u.receipt }));
   return (
     <section class="principal" aria-labelledby="principal-title">
       <h2 id="principal-title">Principal (you)</h2>
@@ -107,7 +115,16 @@ export function PrincipalPanel(props: {
           <span aria-hidden="true">✓ </span>Paired: the calendar and the shop trust this principal.
         </p>
       )}
-      {props.paired === true && <GrantForm keys={keys} issued={props.issued} />}
+      {props.paired === true && (
+        <ApproversPanel
+          approvers={props.approvers}
+          changed={props.approversChanged}
+          remove={props.removeApprover}
+        />
+      )}
+      {props.paired === true && (
+        <GrantForm keys={keys} approvers={props.approvers} issued={props.issued} />
+      )}
       <section aria-labelledby="grants-title" class="grants">
         <h3 id="grants-title">The agent's grants</h3>
         {grants.length === 0 ? (
@@ -117,7 +134,7 @@ export function PrincipalPanel(props: {
             {grants.map((g) => (
               <li key={g.id} class={g.consent ? 'consent-grant' : ''}>
                 <div class="grant-head">
-                  <strong>{g.consent ? 'One-shot consent' : 'Grant'}</strong>{' '}
+                  <strong>{g.consent ? `One-shot consent by ${g.issuer}` : 'Grant'}</strong>{' '}
                   <code title={g.id}>{g.id.slice(0, 10)}…</code>
                   <button
                     type="button"
@@ -149,7 +166,9 @@ export function PrincipalPanel(props: {
                   <div class="grant-head">
                     <strong>Used</strong> <code title={g.id}>{g.id.slice(0, 10)}…</code>
                   </div>
-                  <p class="small">by receipt {g.receipt}</p>
+                  <p class="small">
+                    signed by {g.issuer}; by receipt {g.receipt}
+                  </p>
                 </li>
               ))}
             </ul>

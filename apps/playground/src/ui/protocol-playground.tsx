@@ -12,8 +12,10 @@ import {
 } from '@parley/protocol';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { AgentSession, type Exchange } from '../protocol/agent-session.js';
+import { type Approver, loadApprovers, removeApprover } from '../protocol/approvers.js';
 import {
   type BrowserKeys,
+  consentSignersFor,
   createKeys,
   loadOrCreateKeys,
   markConsentUsed,
@@ -46,6 +48,7 @@ export function ProtocolPlayground() {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [consent, setConsent] = useState<PendingConsent | undefined>(undefined);
+  const [approvers, setApprovers] = useState<Approver[]>([]);
   const session = useRef<AgentSession | undefined>(undefined);
   const log = useRef<HTMLDivElement>(null);
 
@@ -71,6 +74,7 @@ export function ProtocolPlayground() {
       ({ keys: loaded }) => adopt(loaded),
       (error) => setNotice(describe(error)),
     );
+    loadApprovers().then(setApprovers);
     return () => void session.current?.close();
   }, []);
 
@@ -168,13 +172,18 @@ export function ProtocolPlayground() {
   const undo = (service: ServiceName, receipt: Receipt): void =>
     void send(service, { verb: 'UNDO', receipt: receipt.id });
 
-  const approve = async (): Promise<void> => {
+  /**
+   * §6.6: signs the consent with the principal key, or (§E4) with the key of one of the people
+   * who must approve; then commits again. While approvals are missing, the service asks again
+   * and the screen comes back with one more approval counted.
+   */
+  const approve = async (as?: Approver): Promise<void> => {
     const pending = consent;
     const agent = session.current;
     if (pending === undefined || agent === undefined) return;
     setConsent(undefined);
     const grant = await consentGrant(
-      agent.keys.principal,
+      as?.key ?? agent.keys.principal,
       pending.request.consent,
       agent.keys.agentKey,
     );
@@ -234,6 +243,9 @@ export function ProtocolPlayground() {
     <div class="playground">
       <PrincipalPanel
         keys={keys}
+        approvers={approvers}
+        approversChanged={setApprovers}
+        removeApprover={(key) => setApprovers(removeApprover(key, approvers))}
         paired={paired}
         onPaired={() => setPaired(true)}
         grants={grants}
@@ -318,7 +330,9 @@ export function ProtocolPlayground() {
       {consent !== undefined && (
         <ConsentDialog
           request={consent.request}
-          approve={() => void approve()}
+          approvers={approvers}
+          approved={consentSignersFor(keys, consent.request.consent.hash)}
+          approve={(as) => void approve(as)}
           decline={() => {
             setConsent(undefined);
             setNotice(

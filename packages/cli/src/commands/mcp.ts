@@ -20,6 +20,7 @@ type McpFlags = BrowserFlags & {
   http?: string;
   tokenFile?: string;
   principalConsent?: boolean;
+  principal?: string;
   capabilityTools: boolean;
 };
 
@@ -47,6 +48,10 @@ export function registerMcp(program: Command, cli: Cli): void {
         'let the person at the MCP host approve consent requests with the principal key (elicitation)',
       )
       .option(
+        '--principal <file>',
+        'with --principal-consent: sign with this key file, e.g. one of the people an approvals caveat lists (default PARLEY_HOME/principal.key)',
+      )
+      .option(
         '--no-capability-tools',
         'offer only the five generic tools, not also one tool per capability',
       ),
@@ -71,11 +76,16 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
   const { ctx } = cli;
   const warn = (line: string) => ctx.err(`${line}\n`);
   const endpoint = http(cli, flags);
+  if (flags.principal !== undefined && flags.principalConsent !== true) {
+    throw new CliError('--principal goes with --principal-consent');
+  }
   const agent = await loadAgent(ctx.home);
   const running = await serveParleyMcp({
     urls,
     wallet: loadWallet(ctx.home, agent, ctx.now(), warn),
-    ...(flags.principalConsent === true ? { principal: await loadPrincipal(ctx.home) } : {}),
+    ...(flags.principalConsent === true
+      ? { principal: await loadPrincipal(ctx.home, flags.principal) }
+      : {}),
     // §6.6: without elicitation the person approves with `parley approve`, which reads these files.
     approvals: {
       record: (request: ConsentRequest) => {
@@ -87,7 +97,14 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
           message: request.message,
         });
         const approve = commandLine([...cli.self, 'approve', request.proposal.id]);
-        return `Ask your user to run \`${approve}\` at their terminal, then call parley_commit with proposal ${request.proposal.id} again.`;
+        const again = `then call parley_commit with proposal ${request.proposal.id} again.`;
+        const approvals = request.consent.approvals;
+        if (approvals !== undefined) {
+          // docs/extensions.md §E4: each listed person approves with their own key.
+          const more = approvals.need - approvals.have;
+          return `${more} more of the ${approvals.of.length} people listed must approve: each runs \`${approve} --principal THEIR_KEY_FILE\` at their terminal; ${again}`;
+        }
+        return `Ask your user to run \`${approve}\` at their terminal, ${again}`;
       },
     },
     reloadGrants: () => readGrantTokens(ctx.home),

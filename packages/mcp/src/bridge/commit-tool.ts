@@ -10,7 +10,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { renderLens } from '@parley/protocol';
+import { type ParleyError, renderLens } from '@parley/protocol';
 import { textResult, toolError } from '../tool-result.js';
 import type { ConsentRequest } from './consent-inbox.js';
 import { renderConsentView } from './consent-view.js';
@@ -87,11 +87,25 @@ export async function commitTool(
     message: step.error.message,
   };
   if (bridge.canSign(step.consent) && hostElicitsForms(ctx, server)) {
+    // §E4: the person at the host already approved; only the others listed can add to it.
+    if (bridge.hasApproved(step.consent)) return waitForOthers(bridge, request, step.error);
+    // §E4: the other people listed can approve at their terminals meanwhile.
+    if (step.consent.approvals !== undefined) await bridge.approvals.record(request);
     return askThePerson(bridge, codec, request, shown, ctx);
   }
+  return waitForOthers(bridge, request, step.error);
+}
+
+/** The consent request goes to the inbox; the model is told the service's words and who acts. */
+async function waitForOthers(
+  bridge: ParleyBridge,
+  request: ConsentRequest,
+  error: ParleyError,
+): Promise<CallToolResult> {
   const instructions = await bridge.approvals.record(request);
-  const body = errorBody(step.error);
-  return toolError(`${renderLens(body)}\n${instructions}`, body);
+  const counted = bridge.hasApproved(request.consent) ? 'Your user’s approval is counted. ' : '';
+  const body = errorBody(error);
+  return toolError(`${renderLens(body)}\n${counted}${instructions}`, body);
 }
 
 async function askThePerson(
@@ -133,11 +147,20 @@ async function askThePerson(
     );
   }
   const token = await bridge.signConsent(request.consent);
+  let kept = false;
   try {
     const step = await bridge.commitStep(shown);
     if (step.kind === 'result') return step.result;
-    return parleyErrorResult(step.error);
+    const more = step.consent.approvals;
+    if (more === undefined || more.have >= more.need) return parleyErrorResult(step.error);
+    // §E4: counted, and other people must still approve: kept for the next COMMIT.
+    const checked = await bridge.checkConsent(shown, step.consent);
+    if (typeof checked === 'string') return toolError(checked);
+    kept = true;
+    bridge.keepApproval(step.consent, token);
+    const next = { ...request, consent: step.consent, message: step.error.message };
+    return waitForOthers(bridge, next, step.error);
   } finally {
-    bridge.wallet.remove(token);
+    if (!kept) bridge.wallet.remove(token);
   }
 }

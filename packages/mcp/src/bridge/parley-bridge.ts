@@ -69,6 +69,11 @@ export class ParleyBridge {
   readonly #receipts = new Map<string, ServiceLink>();
   readonly #handles = new Map<string, { link: ServiceLink; proposals: boolean }>();
   readonly #reload: ParleyMcpOptions['reloadGrants'];
+  /**
+   * docs/extensions.md §E4: consent grants the person at the host signed for a proposal whose
+   * COMMIT still waits for other people's approvals, by proposal hash; dropped once it commits.
+   */
+  readonly #approved = new Map<string, string>();
 
   private constructor(options: ParleyMcpOptions) {
     const proposals = new ProposalMemory(options.now);
@@ -165,6 +170,7 @@ export class ParleyBridge {
       const client = await link.client();
       const reply = await client.commit(proposal);
       this.#receipts.set(reply.receipt.id, link);
+      this.#forgetApproval(proposal.hash);
       return { kind: 'result', result: replyResult(reply) };
     } catch (error) {
       if (error instanceof ParleyError && error.code === 'consent_required' && error.consent) {
@@ -213,6 +219,27 @@ export class ParleyBridge {
     const token = encodeGrant(await consentGrant(this.principal, consent, this.wallet.publicKey));
     this.wallet.add(token);
     return token;
+  }
+
+  /**
+   * §E4: keeps the consent grant `token` the person approved while the COMMIT waits for other
+   * listed people, so their approvals add to it and the person is not asked again.
+   */
+  keepApproval(consent: Consent, token: string): void {
+    this.#approved.set(consent.hash, token);
+  }
+
+  /** §E4: whether the person at the host already approved this proposal and it is kept. */
+  hasApproved(consent: Consent): boolean {
+    const token = this.#approved.get(consent.hash);
+    return token !== undefined && this.wallet.grants.includes(token);
+  }
+
+  #forgetApproval(hash: string): void {
+    const token = this.#approved.get(hash);
+    if (token === undefined) return;
+    this.wallet.remove(token);
+    this.#approved.delete(hash);
   }
 
   /** §4.5 UNDO of a receipt, at the service that issued it. */

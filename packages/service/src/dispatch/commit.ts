@@ -182,7 +182,9 @@ export async function commit(
   const existing = await core.store.getCommit(stored.proposal.id);
   if (existing !== undefined) return authorizeReplay(core, request, existing, holder);
   if (outcome.kind === 'consent') {
-    throw new ParleyError('consent_required', `${outcome.reason}: the principal must approve`, {
+    // §E4: with approvals missing, the people listed approve, not the principal alone.
+    const who = outcome.consent.approvals === undefined ? 'the principal' : 'the people listed';
+    throw new ParleyError('consent_required', `${outcome.reason}: ${who} must approve`, {
       consent: outcome.consent,
     });
   }

@@ -1,0 +1,217 @@
+/**
+ * Approval by several people (docs/extensions.md §E4) through MCP: the official MCP client as the
+ * host, with form elicitation, → `parley mcp --principal-consent --principal ANA` (a child
+ * process) → `parley serve shop`, whose grant needs 2 of Ana, Ben and Cy. Ana is the person at
+ * the host; Ben approves at his terminal with `parley approve`; Dee is listed nowhere.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Consent,
+  consentGrant,
+  encodeGrant,
+  issueGrant,
+  publicKeyString,
+} from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERAS, type Host, openHost } from '../../mcp/test/support/hosts.js';
+import { isToolError, textOf } from '../../mcp/test/support/results.js';
+import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
+import {
+  CHILD_TEST_TIMEOUT_MS,
+  killAll,
+  killStarted,
+  NODE_ARGS,
+  runCli,
+} from './fixtures/cli-process.js';
+import { type ServedExample, serveExample } from './fixtures/served-example.js';
+import { tempFolder } from './fixtures/temp-home.js';
+import { runCliAtTerminal } from './fixtures/terminal.js';
+
+const folder = tempFolder();
+const env = { PARLEY_HOME: folder.home };
+const PROMPT = /Approve\? \[y\/N\] /;
+const SAY = (have: number) =>
+  `Approvals: ${have} of 2 approvals so far, from 3 people listed; each person counts once`;
+let shop: ServedExample;
+let host: Host;
+/** Ana, Ben, Cy (listed) and Dee (not listed): each a principal key file of their own. */
+const people: Record<'ana' | 'ben' | 'cy' | 'dee', { file: string; key: string }> = {} as never;
+/** Whether Ana, at the host, approves what she is shown. */
+let anaSays: 'accept' | 'decline' = 'accept';
+
+const call = (name: string, args: Record<string, unknown>) =>
+  host.client.callTool({ name, arguments: args });
+const stock = async (sku: string): Promise<number | undefined> => {
+  const found = await call('parley_ask', { capability: 'shop.search', params: { query: sku } });
+  const data = (found.structuredContent as { data: { items: { sku: string; stock: number }[] } })
+    .data;
+  return data.items.find((item) => item.sku === sku)?.stock;
+};
+const order = async (sku: string): Promise<string> => {
+  const intent = await call('parley_intent', {
+    capability: 'shop.order',
+    params: { items: [{ sku, qty: 1 }] },
+  });
+  const { proposals } = intent.structuredContent as { proposals: { id: string }[] };
+  return proposals[0]?.id ?? '';
+};
+const approveAs = (who: keyof typeof people, proposal: string) =>
+  runCliAtTerminal(['approve', proposal, '--principal', people[who].file], env, PROMPT, 'y');
+/** Puts a consent grant signed by `who`'s key into the agent's wallet file, as any file edit. */
+const walletGets = async (who: keyof typeof people, consent: Consent, nonce: string) => {
+  const signer = await loadPrincipal(folder.home, people[who].file);
+  const agent = await loadAgent(folder.home);
+  // consentGrant refuses a key the request does not list; Dee's is signed with §6.6's caveats.
+  const grant =
+    who === 'dee'
+      ? await issueGrant(signer, {
+          sub: publicKeyString(agent),
+          caveats: [
+            { svc: [consent.service] },
+            { verbs: ['COMMIT'] },
+            { can: [consent.capability] },
+            { only: consent.hash },
+            { exp: consent.expires },
+          ],
+          nonce,
+        })
+      : await consentGrant(signer, consent, publicKeyString(agent), { nonce });
+  const token = encodeGrant(grant);
+  const path = join(folder.home, 'grants.json');
+  const wallet = JSON.parse(readFileSync(path, 'utf8')) as { grants: string[] };
+  wallet.grants.push(token);
+  writeFileSync(path, JSON.stringify(wallet));
+};
+
+beforeAll(async () => {
+  await runCli(['keys', 'init'], env);
+  for (const name of ['ana', 'ben', 'cy', 'dee'] as const) {
+    const home = join(folder.path, name);
+    await runCli(['keys', 'init'], { PARLEY_HOME: home });
+    const file = join(home, 'principal.key');
+    people[name] = { file, key: JSON.parse(readFileSync(file, 'utf8')).public as string };
+  }
+  const listed = [people.ana.key, people.ben.key, people.cy.key].join(',');
+  const made = await runCli(
+    ['grant', '--svc', 'shop.example', '--can', 'shop.*', '--approvals', listed, '--need', '2'],
+    env,
+  );
+  expect(made.code).toBe(0);
+  shop = await serveExample(
+    'shop',
+    ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
+    env,
+    1,
+  );
+}, CHILD_TEST_TIMEOUT_MS * 2);
+afterAll(async () => {
+  killStarted();
+  await shop?.stop();
+  killAll();
+  folder.remove();
+});
+
+describe.each(ERAS)(
+  'docs/extensions.md §E4 through MCP elicitation, 2 of 3, MCP %s host',
+  {
+    timeout: CHILD_TEST_TIMEOUT_MS * 3,
+  },
+  (era) => {
+    beforeAll(async () => {
+      host = await openHost({
+        era,
+        command: process.execPath,
+        args: [
+          ...NODE_ARGS,
+          'mcp',
+          '--principal-consent',
+          '--principal',
+          people.ana.file,
+          shop.addresses[0] as string,
+        ],
+        env,
+        answer: () =>
+          anaSays === 'accept'
+            ? { action: 'accept', content: { approve: true } }
+            : { action: 'decline' },
+      });
+    }, CHILD_TEST_TIMEOUT_MS);
+    afterAll(() => host?.close());
+
+    it('one approval is refused, the same key twice and an unlisted key add nothing, two commit', async () => {
+      const before = await stock('cab-1a');
+      const proposal = await order('cab-1a');
+      anaSays = 'accept';
+      const first = await call('parley_commit', { proposal });
+      // Ana was shown the proposal with no approvals yet, approved, and that is one of two.
+      expect(host.elicited).toHaveLength(1);
+      expect(host.elicited[0]?.message).toContain(SAY(0));
+      expect(isToolError(first)).toBe(true);
+      expect(textOf(first)).toMatch(/consent_required: 1 of 2 approvals: the people listed must/);
+      expect(textOf(first)).toContain('Your user’s approval is counted.');
+      expect(textOf(first)).toContain(`1 more of the 3 people listed must approve: each runs \``);
+      expect(await stock('cab-1a')).toBe(before);
+
+      // Ana's key again (another grant of hers) and Dee's, whom the caveat does not list.
+      const consent = (first.structuredContent as { consent: Consent }).consent;
+      expect(consent.approvals).toEqual({
+        of: [people.ana.key, people.ben.key, people.cy.key],
+        need: 2,
+        have: 1,
+      });
+      await walletGets('ana', consent, 'ana-again');
+      await walletGets('dee', consent, 'dee');
+      const still = await call('parley_commit', { proposal });
+      expect(isToolError(still)).toBe(true);
+      expect(textOf(still)).toMatch(/consent_required: 1 of 2 approvals/);
+      expect((still.structuredContent as { consent: Consent }).consent.approvals?.have).toBe(1);
+      // Ana already approved this proposal: she is not asked again.
+      expect(host.elicited).toHaveLength(1);
+      expect(await stock('cab-1a')).toBe(before);
+
+      const ben = await approveAs('ben', proposal);
+      expect(ben.code).toBe(0);
+      expect(ben.stdout).toContain('Approvals: 1 of 2 approvals so far, from 3 people listed');
+      const done = await call('parley_commit', { proposal });
+      expect(isToolError(done)).toBe(false);
+      expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
+      expect(host.elicited).toHaveLength(1);
+      expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
+    });
+
+    it('after another person approved first, the elicitation says "1 of 2 approvals"', async () => {
+      const before = await stock('cab-1a');
+      const proposal = await order('cab-1a');
+      const asked = host.elicited.length;
+      anaSays = 'decline';
+      const declined = await call('parley_commit', { proposal });
+      expect(textOf(declined)).toBe(
+        `Your user did not approve proposal ${proposal}; nothing was committed or signed.`,
+      );
+      expect(host.elicited[asked]?.message).toContain(SAY(0));
+
+      // The request was kept for the others listed: Ben approves at his terminal.
+      const ben = await approveAs('ben', proposal);
+      expect(ben.code).toBe(0);
+      anaSays = 'accept';
+      const done = await call('parley_commit', { proposal });
+      expect(host.elicited).toHaveLength(asked + 2);
+      expect(host.elicited[asked + 1]?.message).toContain(SAY(1));
+      expect(isToolError(done)).toBe(false);
+      expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
+      expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
+    });
+  },
+);
+
+describe('parley mcp --principal', () => {
+  it('refuses --principal without --principal-consent, in one sentence', async () => {
+    const refused = await runCli(
+      ['mcp', '--principal', people.ana.file, 'parley://127.0.0.1:9'],
+      env,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('parley: --principal goes with --principal-consent\n');
+  });
+});
