@@ -42,7 +42,7 @@ function normalized(text: string): string[] {
   );
 }
 
-/** Every line the README shows (a lone `…` marks lines it leaves out) is one the command printed. */
+/** Each line the README shows (a lone `…` marks lines left out) is one the command printed. */
 function expectShown(line: string, shown: readonly string[], output: string): void {
   const actual = normalized(output);
   for (const text of normalized(shown.join('\n'))) {
