@@ -118,9 +118,16 @@ describe('parley serve mcp -- server-memory (issue 23)', { timeout: CHILD_TEST_T
       answer: () => ({ action: 'accept', content: { approve: true } }),
     });
     try {
+      // The host's default (packages/mcp README): one MCP tool per capability, so the agent calls
+      // the server's own tool by its own name and schema, and now gets a proposal back.
+      const { tools } = await host.client.listTools();
+      expect(tools.find((tool) => tool.name === 'delete_entities')?.inputSchema).toMatchObject({
+        properties: { entityNames: { type: 'array', items: { type: 'string' } } },
+        required: ['entityNames'],
+      });
       const intent = await host.client.callTool({
-        name: 'parley_intent',
-        arguments: { capability: 'delete_entities', params: { entityNames: ['Old'] } },
+        name: 'delete_entities',
+        arguments: { entityNames: ['Old'] },
       });
       expect(textOf(intent)).toContain(
         '- delete tools/call delete_entities — {"entityNames":["Old"]}',

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Implementation, Tool } from '@modelcontextprotocol/client';
 import { defineService, type Service, type ServiceOptions, type Store } from '@parley/service';
 import type { Backend } from './capabilities/backend.js';
 import { callCapability } from './capabilities/call-capability.js';
@@ -11,6 +11,7 @@ import {
 } from './config/gateway-config.js';
 import { GatewayError } from './gateway-error.js';
 import { isReadOnly } from './tools/risk-table.js';
+import { firstSentence, serverSummary } from './tools/server-summary.js';
 import { type CatalogChange, ToolCatalog } from './tools/tool-catalog.js';
 import type { ToolClient } from './tools/tool-client.js';
 
@@ -57,7 +58,7 @@ export async function serviceFromMcp(
   const service = defineService({
     id: settings.id ?? server?.name ?? 'mcp-server',
     name: settings.name ?? server?.title ?? server?.name ?? 'MCP server',
-    ...summaryOf(settings.summary ?? client.getInstructions()),
+    ...summaryOf(settings.summary, server, client.getInstructions()),
     trust,
     ...(store === undefined ? {} : { store }),
     ...(clock === undefined ? {} : { clock }),
@@ -157,9 +158,13 @@ function isSettings(config: GatewayConfig | GatewaySettings): config is GatewayS
   return config.tools instanceof Map;
 }
 
-/** §4.1: the service summary is one line: the first sentence. */
-function summaryOf(text: string | undefined): { summary?: string } {
-  const line = text?.replace(/\s+/g, ' ').trim() ?? '';
-  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
-  return sentence === '' ? {} : { summary: sentence.slice(0, 200) };
+/** §4.1: the configured summary, else the server's own (`serverSummary`); none is fine. */
+function summaryOf(
+  configured: string | undefined,
+  server: Implementation | undefined,
+  instructions: string | undefined,
+): { summary?: string } {
+  const summary =
+    configured === undefined ? serverSummary(server, instructions) : firstSentence(configured);
+  return summary === undefined || summary === '' ? {} : { summary };
 }

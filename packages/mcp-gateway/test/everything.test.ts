@@ -48,6 +48,13 @@ afterAll(async () => {
 });
 
 describe('@modelcontextprotocol/server-everything behind the gateway', () => {
+  it('§4.1: the BRIEF summary is the first prose sentence of its Markdown instructions', async () => {
+    const brief = await main.client.hello();
+    expect(brief.service.summary).toBe(
+      'Audience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.',
+    );
+  });
+
   it('§2.2: progress notifications of a read become EVENTs before the answer', async () => {
     const events: EventReply[] = [];
     const answer = await main.client.ask(

@@ -80,6 +80,10 @@ describe('@modelcontextprotocol/server-filesystem on a temp folder (filesystem p
       /^the tool write_file reported an error: .*Access denied - path outside allowed directories/,
     );
     expect(existsSync(outside)).toBe(false);
+    // A failed commit: no receipt, nothing in doubt; a retry is the tool's refusal again.
+    expect(await under.gateway.service.listCommitsInDoubt()).toEqual([]);
+    const again = await refusal(under.client.commit(proposal));
+    expect(again.message).toBe(error.message);
     const read = await refusal(under.client.ask('read_text_file', { path: outside }));
     expect(read.message).toMatch(/^the tool read_text_file reported an error: .*Access denied/);
   });

@@ -136,6 +136,37 @@ describe('@modelcontextprotocol/server-memory behind the gateway (memory preset)
     expect(renderLens({ kind: 'PROPOSALS', proposals: [proposal] })).toContain('undo: never');
   });
 
+  it('§4.3: risk and cost from the configuration override the table, for that tool only', async () => {
+    const configured = await startGateway(
+      {
+        command: process.execPath,
+        args: [serverEntry('server-memory')],
+        env: { MEMORY_FILE_PATH: join(folder, 'configured.jsonl') },
+      },
+      { tools: { delete_entities: { risk: 'low', cost: { amount: 5, currency: 'USD' } } } },
+    );
+    try {
+      const intent = async (capability: string, params: Record<string, unknown>) =>
+        ((await configured.client.intent(capability, params as never)) as ProposalsReply)
+          .proposals[0];
+      expect(await intent('delete_entities', { entityNames: ['Bo'] })).toMatchObject({
+        risk: 'low',
+        cost: { amount: 5, currency: 'USD' },
+      });
+      // Not configured: the table's risk (not destructive, closed world, not idempotent) and free.
+      expect(await intent('add_observations', { observations: [] })).toMatchObject({
+        risk: 'medium',
+        cost: null,
+      });
+      expect(await intent('delete_relations', { relations: [] })).toMatchObject({
+        risk: 'high',
+        cost: null,
+      });
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('§7: arguments that do not match the schema are invalid_params, and nothing is called', async () => {
     const error = await refusal(
       under.client.intent('create_entities', { entities: [{ name: 'Di', entityType: 'dog' }] }),
