@@ -51,6 +51,21 @@ export {
   type SignedReceiptsAnnouncement,
 } from './extensions/announce.js';
 export {
+  AUDIT_EMPTY_HEAD,
+  AUDIT_GENESIS,
+  AUDIT_KINDS,
+  type AuditEntry,
+  type AuditHead,
+  type AuditKind,
+  type AuditLink,
+  type AuditProblem,
+  type AuditRow,
+  type AuditVerdict,
+  chainAuditRow,
+  hashAuditRow,
+  verifyAuditChain,
+} from './extensions/audit-trail.js';
+export {
   APPROVALS_CAVEAT,
   type Approvals,
   countApprovals,
