@@ -51,6 +51,14 @@ export {
   type SignedReceiptsAnnouncement,
 } from './extensions/announce.js';
 export {
+  APPROVALS_CAVEAT,
+  type Approvals,
+  countApprovals,
+  isApprovalsCaveat,
+  MAX_APPROVERS,
+  readApprovals,
+} from './extensions/approvals.js';
+export {
   AUDIT_EMPTY_HEAD,
   AUDIT_GENESIS,
   AUDIT_KINDS,
@@ -65,14 +73,6 @@ export {
   hashAuditRow,
   verifyAuditChain,
 } from './extensions/audit-trail.js';
-export {
-  APPROVALS_CAVEAT,
-  type Approvals,
-  countApprovals,
-  isApprovalsCaveat,
-  MAX_APPROVERS,
-  readApprovals,
-} from './extensions/approvals.js';
 export {
   type ReceiptSignatureCheck,
   receiptSigningText,
