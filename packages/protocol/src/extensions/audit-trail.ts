@@ -1,5 +1,6 @@
 import { encodeB64url } from '../b64url.js';
-import { canonicalize } from '../canonical.js';
+import { canonicalize, MAX_CANONICAL_INTEGER, quoteCanonical } from '../canonical.js';
+import { cryptoPort } from '../crypto/backend.js';
 import type { JsonValue } from '../json.js';
 import { sha256, utf8 } from '../keys.js';
 
@@ -30,10 +31,25 @@ export type AuditHead = { seq: number; hash: string };
 /** The head of an empty trail. */
 export const AUDIT_EMPTY_HEAD: AuditHead = { seq: 0, hash: AUDIT_GENESIS };
 
-/** §E3: b64url(sha256(utf8(canonical({seq, prev, kind, at, detail})))). */
-export function hashAuditRow(link: AuditLink): string {
-  const { seq, prev, kind, at, detail } = link;
-  return encodeB64url(sha256(utf8(canonicalize({ seq, prev, kind, at, detail }))));
+/**
+ * §E3: b64url(sha256(utf8(canonical({seq, prev, kind, at, detail})))). `detailText` is
+ * canonical(detail) when the caller has it already (a store writes that text too). Throws what
+ * canonicalize throws (§10): a number that is not an integer, a lone surrogate.
+ */
+export function hashAuditRow(link: AuditLink, detailText = canonicalize(link.detail)): string {
+  const { seq, prev, kind, at } = link;
+  for (const [name, value] of [
+    ['seq', seq],
+    ['at', at],
+  ] as const) {
+    if (!Number.isInteger(value) || Math.abs(value) > MAX_CANONICAL_INTEGER) {
+      throw new RangeError(`an audit row's ${name} must be an integer (§10), got ${value}`);
+    }
+  }
+  // The members in canonical (sorted) order; each value written as canonicalize writes it.
+  const text = `{"at":${at},"detail":${detailText},"kind":${quoteCanonical(kind)},"prev":${quoteCanonical(prev)},"seq":${seq}}`;
+  const port = cryptoPort();
+  return port.sha256Text === undefined ? encodeB64url(sha256(utf8(text))) : port.sha256Text(text);
 }
 
 /** §E3: the row that follows `head` for `entry`. Throws what canonicalize throws (§10). */

@@ -2,7 +2,8 @@ import {
   type AuditEntry,
   type AuditHead,
   type AuditRow,
-  chainAuditRow,
+  canonicalize,
+  hashAuditRow,
   type JsonValue,
   type Receipt,
 } from '@parley/protocol';
@@ -89,14 +90,19 @@ function settled(at: number, of: 'commit' | 'undo', id: string, receipt: string 
   return { kind: 'settled' as const, at, detail };
 }
 
-/** §E3: `entries` chained after `head`, in order. */
-export function chainEntries(head: AuditHead, entries: readonly AuditEntry[]): AuditRow[] {
-  const rows: AuditRow[] = [];
+/** An audit row with its detail's canonical text, as a store writes it. */
+export type ChainedRow = AuditRow & { detailText: string };
+
+/** §E3: `entries` chained after `head`, in order; each detail made canonical once. */
+export function chainEntries(head: AuditHead, entries: readonly AuditEntry[]): ChainedRow[] {
+  const rows: ChainedRow[] = [];
   let last = head;
   for (const entry of entries) {
-    const row = chainAuditRow(last, entry);
-    rows.push(row);
-    last = { seq: row.seq, hash: row.hash };
+    const detailText = canonicalize(entry.detail);
+    const link = { seq: last.seq + 1, prev: last.hash, ...entry };
+    const hash = hashAuditRow(link, detailText);
+    rows.push({ ...link, hash, detailText });
+    last = { seq: link.seq, hash };
   }
   return rows;
 }

@@ -103,7 +103,7 @@ export class MemoryStore implements Store {
   #append(entries: readonly AuditEntry[]): void {
     const last = this.#audit.at(-1);
     const head = last === undefined ? AUDIT_EMPTY_HEAD : { seq: last.seq, hash: last.hash };
-    this.#audit.push(...chainEntries(head, entries));
+    this.#audit.push(...chainEntries(head, entries).map(({ detailText: _, ...row }) => row));
   }
 
   #finish(proposalId: string, receipt: Receipt, action: JsonValue, note?: AuditNote): CommitRecord {

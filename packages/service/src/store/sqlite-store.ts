@@ -1,13 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type AuditEntry,
-  type AuditHead,
-  type AuditRow,
-  canonicalize,
-  type JsonValue,
-  type Receipt,
-} from '@parley/protocol';
+import type { AuditEntry, AuditHead, AuditRow, JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import {
   abandonEntries,
@@ -186,7 +179,7 @@ export class SqliteStore implements Store {
     const head = w.auditHead.get() as AuditHead;
     const rows = chainEntries(head, entries);
     for (const row of rows) {
-      w.insertAudit.run(row.seq, row.prev, row.kind, row.at, canonicalize(row.detail), row.hash);
+      w.insertAudit.run(row.seq, row.prev, row.kind, row.at, row.detailText, row.hash);
     }
     const last = rows.at(-1) as AuditRow;
     w.setAuditHead.run(last.seq, last.hash);
