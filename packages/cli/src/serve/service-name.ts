@@ -6,11 +6,11 @@ import { documentName } from './openapi-factory.js';
 import { isModulePath, moduleName } from './service-module.js';
 
 /**
- * The name a service given to `parley serve` (or `parley doubt`, `parley audit`) goes by, which names its data
- * folder: a bundled example's name, an OpenAPI document's (or preset's) name, an MCP server's
- * (`--name`, else from its command or URL), or a module's file name. `rest` is what follows the
- * service: the document, or the MCP server's command; `command` is the command the person typed,
- * for the refusals.
+ * The name a service given to `parley serve` (or `parley doubt`, `parley audit`) goes by, which
+ * names its data folder: a bundled example's name, an OpenAPI document's (or preset's) name, an
+ * MCP server's (`--name`, else from its command or URL), or a module's file name. `rest` is what
+ * follows the service: the document, or the MCP server's command; `command` is the command the
+ * person typed, for the refusals.
  */
 export function serviceName(
   target: string,
