@@ -81,7 +81,7 @@ function sinceOf(text: string): number {
 }
 
 /** One row on one line: seq, time, kind, then the detail's members as name=value. */
-export function auditLine(row: AuditRow, tty: boolean): string {
+function auditLine(row: AuditRow, tty: boolean): string {
   const at = new Date(row.at * 1000).toISOString().replace('.000Z', 'Z');
   const detail = row.detail;
   const members =
@@ -91,11 +91,14 @@ export function auditLine(row: AuditRow, tty: boolean): string {
   return [String(row.seq), at, row.kind.padEnd(10), ...members].join(' ').trimEnd();
 }
 
-/** A string as it is (escaped on a terminal: a summary is the service's text, §9), else JSON. */
+/**
+ * A string as it is, quoted as JSON when it holds a space or a character JSON escapes (a row stays
+ * one line), else JSON; escaped on a terminal too (a summary is the service's text, §9).
+ */
 function shownValue(value: JsonValue | undefined, tty: boolean): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  const quoted = typeof value === 'string' && /\s/.test(value) ? JSON.stringify(value) : text;
-  return tty ? escapeServiceText(quoted) : quoted;
+  let text = JSON.stringify(value ?? null);
+  if (typeof value === 'string' && !/\s/.test(value) && text === `"${value}"`) text = value;
+  return tty ? escapeServiceText(text) : text;
 }
 
 function printVerdict(ctx: CliContext, verdict: AuditVerdict, flags: AuditFlags): ExitCode {
