@@ -34,6 +34,7 @@ export const COMMAND_FAMILIES: readonly CommandFamily[] = [
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServe },
   { names: ['start'], load: async () => (await import('./commands/start.js')).registerStart },
   { names: ['doubt'], load: async () => (await import('./commands/doubt.js')).registerDoubt },
+  { names: ['audit'], load: async () => (await import('./commands/audit.js')).registerAudit },
   {
     names: ['decide', 'verify-receipt', 'check-party'],
     load: async () => (await import('./commands/consensus.js')).registerConsensus,

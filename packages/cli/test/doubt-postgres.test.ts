@@ -132,6 +132,18 @@ describe('parley doubt --store (PostgreSQL)', () => {
     expect(released.stdout).toBe(`released: proposal ${stuck} can be committed again\n`);
     expect((await doubt()).stdout).toMatch(/^nothing in doubt in postgres/);
 
+    // docs/extensions.md §E3: each settling is in the audit trail, after the rows before it.
+    const audit = await runInProcess(['audit', 'shop', '--store', store, '--json'], env);
+    const rows = audit.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; detail: Record<string, unknown> });
+    expect(rows.map((row) => row.kind)).toEqual(['commit', 'undo', 'settled', 'settled']);
+    expect(rows[2]?.detail).toMatchObject({ of: 'undo', id: undoing, applied: true });
+    expect(rows[3]?.detail).toEqual({ of: 'commit', id: stuck, applied: false });
+    const verified = await runInProcess(['audit', 'shop', '--store', store, '--verify'], env);
+    expect(verified.stdout).toMatch(/^4 rows verified/);
+
     const db = await PostgresStore.open(DATABASE_URL, { schema });
     expect(await db.getCommit(stuck)).toBeUndefined();
     expect((await db.getReceipt(undoing))?.undo).toMatchObject({

@@ -47,6 +47,8 @@ describe('docs/extensions.md §E1: parley serve signs receipts; parley verify-re
     const hello = await runCli(['hello', url, '--json'], env);
     expect(JSON.parse(hello.stdout).ext).toMatchObject({
       'signed-receipts': { key: serviceKey() },
+      // docs/extensions.md §E3: parley serve announces the trail its store keeps.
+      audit: {},
     });
   });
 

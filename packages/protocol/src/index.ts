@@ -59,6 +59,21 @@ export {
   readApprovals,
 } from './extensions/approvals.js';
 export {
+  AUDIT_EMPTY_HEAD,
+  AUDIT_GENESIS,
+  AUDIT_KINDS,
+  type AuditEntry,
+  type AuditHead,
+  type AuditKind,
+  type AuditLink,
+  type AuditProblem,
+  type AuditRow,
+  type AuditVerdict,
+  chainAuditRow,
+  hashAuditRow,
+  verifyAuditChain,
+} from './extensions/audit-trail.js';
+export {
   type ReceiptSignatureCheck,
   receiptSigningText,
   signReceipt,

@@ -38,6 +38,13 @@ export {
 } from './service.js';
 export type { ServeOptions, ServiceFactory } from './service-factory.js';
 export { ServiceUsageError } from './service-usage-error.js';
+export {
+  abandonEntries,
+  chainEntries,
+  commitEntries,
+  revocationEntry,
+  undoEntries,
+} from './store/audit-entries.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';
 export {
   PROPOSAL_CACHE_CHARS,
@@ -51,6 +58,8 @@ export {
   type SqliteSynchronous,
 } from './store/sqlite-store.js';
 export type {
+  AuditNote,
+  AuditTrail,
   AutoKey,
   AutoRecord,
   CommitBegin,

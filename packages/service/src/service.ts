@@ -80,6 +80,12 @@ export type ServiceOptions = {
    * the listed keys). Off: such a caveat is unknown here and fails closed (§6.3).
    */
   approvals?: boolean;
+  /**
+   * docs/extensions.md §E3: announce `audit`: the store keeps a hash-chained trail of every
+   * commit, undo, consent used, revocation kept and settlement (every store here keeps it; this
+   * says so to agents). Off: the BRIEF is v1's.
+   */
+  audit?: boolean;
 };
 
 /** The outcome an operator gives a commit left in doubt by a crash during `apply`. */
@@ -188,6 +194,12 @@ export class Service {
   /** docs/extensions.md §E4: from now on, honour `approvals` caveats. */
   acceptApprovals(): this {
     this.#core.extensions = { ...this.#core.extensions, approvals: {} };
+    return this;
+  }
+
+  /** docs/extensions.md §E3: from now on, announce the audit trail the store keeps. */
+  announceAuditTrail(): this {
+    this.#core.extensions = { ...this.#core.extensions, audit: {} };
     return this;
   }
 
@@ -317,8 +329,10 @@ export class Service {
       throw new ServiceUsageError(
         `commit of ${proposalId} is running now in this process; settle it only once it stops`,
       );
+    // §E3: the operator's word is an audit row, with the step it settles.
+    const note = { settledAt: core.now() };
     if (!resolution.applied) {
-      await core.store.abandonCommit(proposalId);
+      await core.store.abandonCommit(proposalId, note);
       return null;
     }
     const stored = await core.store.getProposal(proposalId);
@@ -327,7 +341,7 @@ export class Service {
         `proposal ${proposalId} is no longer stored, so its receipt cannot be written; settle it as not applied`,
       );
     const receipt = receiptOf(stored.proposal, record.startedAt, resolution.result);
-    await core.store.finishCommit(proposalId, receipt, stored.action);
+    await core.store.finishCommit(proposalId, receipt, stored.action, note);
     return receipt;
   }
 
@@ -355,8 +369,9 @@ export class Service {
         `undo of ${receiptId} is running now in this process; settle it only once it stops`,
       );
     }
+    const note = { settledAt: core.now() };
     if (!resolution.applied) {
-      await core.store.abandonUndo(receiptId);
+      await core.store.abandonUndo(receiptId, note);
       return null;
     }
     const { result } = resolution;
@@ -365,7 +380,7 @@ export class Service {
       record.undo.startedAt,
       result === undefined ? {} : { result },
     );
-    await core.store.finishUndo(receiptId, reversal);
+    await core.store.finishUndo(receiptId, reversal, note);
     return reversal;
   }
 
@@ -384,10 +399,11 @@ export class Service {
 
 /** docs/extensions.md: what the BRIEF announces for these options. */
 function extensionsOf(
-  options: Pick<ServiceOptions, 'receiptKey' | 'revocation' | 'approvals'>,
+  options: Pick<ServiceOptions, 'receiptKey' | 'revocation' | 'approvals' | 'audit'>,
 ): Extensions {
   const extensions: Extensions = {};
   if (options.revocation === true) extensions.revocation = {};
+  if (options.audit === true) extensions.audit = {};
   if (options.approvals === true) extensions.approvals = {};
   if (options.receiptKey !== undefined) {
     extensions['signed-receipts'] = { key: publicKeyString(options.receiptKey) };

@@ -101,6 +101,8 @@ export function toyService(options: {
   revocation?: boolean;
   /** docs/extensions.md §E4. */
   approvals?: boolean;
+  /** docs/extensions.md §E3. */
+  audit?: boolean;
 }) {
   const outside = options.outside ?? { sent: [], failNext: false };
   const service = defineService({
@@ -115,6 +117,7 @@ export function toyService(options: {
     ...(options.receiptKey === undefined ? {} : { receiptKey: options.receiptKey }),
     ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
     ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   });
   service.ask('acme.echo', {
     summary: 'Echo the params',

@@ -1,3 +1,4 @@
+import { AUDIT_TRAIL } from './audit-trail.js';
 import { HOLD_ON_CAPS } from './hold-on-caps.js';
 import type { Migration } from './migration.js';
 import { RECEIPTS_ONCE } from './receipts-once.js';
@@ -377,6 +378,7 @@ export const MIGRATIONS: readonly Migration[] = [
   SWEEP_INDEXES,
   REVOCATIONS,
   SPEND_FUNCTION,
+  AUDIT_TRAIL,
 ];
 
 /** The schema version this code writes. */

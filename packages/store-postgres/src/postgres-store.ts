@@ -1,9 +1,19 @@
-import type { JsonValue, Receipt } from '@parley/protocol';
 import {
+  type AuditEntry,
+  type AuditRow,
+  canonicalize,
+  type JsonValue,
+  type Receipt,
+} from '@parley/protocol';
+import {
+  type AuditNote,
+  type AuditTrail,
   type AutoRecord,
+  abandonEntries,
   type CommitBegin,
   type CommitRecord,
   type CommitStart,
+  commitEntries,
   type DataAccess,
   type HandleRecord,
   PROPOSAL_GRACE_SECONDS,
@@ -11,10 +21,12 @@ import {
   type ReceiptRecord,
   type Reservation,
   type RevocationRecord,
+  revocationEntry,
   type Settled,
   type Store,
   type StoredProposal,
   type UndoBegin,
+  undoEntries,
 } from '@parley/service';
 import pg from 'pg';
 import { migrate } from './migrate.js';
@@ -35,7 +47,7 @@ import { DEFAULT_SCHEMA, type SchemaName, schemaName } from './schema-name.js';
 import { poolData, transactionData } from './service-data.js';
 import { type Statements, statementsFor } from './statements.js';
 import { StoreError } from './store-error.js';
-import { runStatement, runTransaction, sqlState } from './transaction.js';
+import { runStatement, runTransaction, type Session, sqlState } from './transaction.js';
 
 export type PostgresStoreOptions = {
   /** The schema that holds the store's tables; created and migrated at open. Default `parley`. */
@@ -179,20 +191,46 @@ export class PostgresStore implements Store {
     return outcome.kind === 'started' ? { kind: 'started' } : outcome;
   }
 
-  async finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
-    const rows = await this.#run(this.#sql.finishCommit, [
-      proposalId,
-      JSON.stringify(receipt),
-      receipt.id,
-      JSON.stringify(action),
-    ]);
-    if (rows.length === 0) {
-      throw new StoreError('missing_record', `no commit record of ${proposalId} is applying`);
-    }
+  /**
+   * The finish's UPDATE with BEGIN, then the §E3 rows (audit_append) with COMMIT: the head is
+   * locked only for the last round trip.
+   */
+  finishCommit(
+    proposalId: string,
+    receipt: Receipt,
+    action: JsonValue,
+    note?: AuditNote,
+  ): Promise<void> {
+    return runTransaction(this.#pool, async (session) => {
+      const [parties] = await session.start<{ holder: string; principal: string }>(
+        this.#sql.finishCommit,
+        [proposalId, JSON.stringify(receipt), receipt.id, JSON.stringify(action)],
+      );
+      if (parties === undefined) {
+        throw new StoreError('missing_record', `no commit record of ${proposalId} is applying`);
+      }
+      await this.#finishAppending(session, commitEntries(receipt, parties, note));
+      return { value: undefined, keep: true };
+    });
   }
 
-  async abandonCommit(proposalId: string): Promise<void> {
-    await this.#run<CountRow>(this.#sql.abandonCommit, [proposalId]);
+  /** §E3: `entries` appended by the transaction's last statement, with COMMIT. */
+  async #finishAppending(session: Session, entries: readonly AuditEntry[]): Promise<void> {
+    await session.finish(this.#sql.auditAppend, auditValues(entries));
+  }
+
+  async abandonCommit(proposalId: string, note?: AuditNote): Promise<void> {
+    const entries = abandonEntries('commit', proposalId, note);
+    if (entries.length === 0) {
+      await this.#run<CountRow>(this.#sql.abandonCommit, [proposalId]);
+      return;
+    }
+    await runTransaction(this.#pool, async (session) => {
+      const [gone] = await session.start<CountRow>(this.#sql.abandonCommit, [proposalId]);
+      if ((gone?.n ?? 0) === 0) return { value: undefined, keep: false };
+      await this.#finishAppending(session, entries);
+      return { value: undefined, keep: true };
+    });
   }
 
   /**
@@ -217,12 +255,14 @@ export class PostgresStore implements Store {
         if (begun.kind !== 'started') return { value: begun, keep: false };
         const { receipt, action } = await apply(transactionData(session.run, this.#sql));
         try {
-          await session.finish(this.#sql.finishCommitReserving, [
+          const note = start.consent === undefined ? undefined : { consent: start.consent };
+          await session.finish(this.#sql.finishCommitAudited, [
             ...this.#commitValues(start),
             JSON.stringify(reservationsOf(start)),
             JSON.stringify(receipt),
             receipt.id,
             JSON.stringify(action),
+            ...auditValues(commitEntries(receipt, start, note)),
           ]);
         } catch (error) {
           if (sqlState(error) !== OVER_LIMIT_SQLSTATE) throw error;
@@ -280,19 +320,48 @@ export class PostgresStore implements Store {
     return this.#beginUndoOutcome(receiptId, rows);
   }
 
-  async finishUndo(receiptId: string, reversal: Receipt): Promise<void> {
-    const rows = await this.#run(this.#sql.finishUndo, [
-      receiptId,
-      JSON.stringify(reversal),
-      reversal.id,
-    ]);
-    if (rows.length === 0) {
-      throw new StoreError('missing_record', `no receipt ${receiptId} is undoing`);
-    }
+  finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): Promise<void> {
+    return runTransaction(this.#pool, async (session) => {
+      await this.#finishUndoIn(session, receiptId, reversal, note, 'start');
+      return { value: undefined, keep: true };
+    });
   }
 
-  async abandonUndo(receiptId: string): Promise<void> {
-    await this.#run(this.#sql.abandonUndo, [receiptId]);
+  /**
+   * The finish of an undo in `session` (its first statement, or one after the revert's), then
+   * its §E3 rows with COMMIT.
+   */
+  async #finishUndoIn(
+    session: Session,
+    receiptId: string,
+    reversal: Receipt,
+    note: AuditNote | undefined,
+    place: 'start' | 'run',
+  ): Promise<void> {
+    const values = [receiptId, JSON.stringify(reversal), reversal.id];
+    const rows =
+      place === 'start'
+        ? await session.start<Parties>(this.#sql.finishUndo, values)
+        : await session.run<Parties>(this.#sql.finishUndo, values);
+    const parties = rows[0];
+    if (parties === undefined) {
+      throw new StoreError('missing_record', `no receipt ${receiptId} is undoing`);
+    }
+    await this.#finishAppending(session, undoEntries(receiptId, reversal, parties, note));
+  }
+
+  async abandonUndo(receiptId: string, note?: AuditNote): Promise<void> {
+    const entries = abandonEntries('undo', receiptId, note);
+    if (entries.length === 0) {
+      await this.#run(this.#sql.abandonUndo, [receiptId]);
+      return;
+    }
+    await runTransaction(this.#pool, async (session) => {
+      const cleared = await session.start(this.#sql.abandonUndo, [receiptId]);
+      if (cleared.length === 0) return { value: undefined, keep: false };
+      await this.#finishAppending(session, entries);
+      return { value: undefined, keep: true };
+    });
   }
 
   /** BEGIN with the undo's start, the revert's statements, then its finish with COMMIT. */
@@ -313,11 +382,7 @@ export class PostgresStore implements Store {
         const reversal = await revert(transactionData(session.run, this.#sql));
         // The receipt is there (in its commit row, or a reversal's own): this transaction marked
         // it `undoing` a statement ago.
-        await session.finish(this.#sql.finishUndo, [
-          receiptId,
-          JSON.stringify(reversal),
-          reversal.id,
-        ]);
+        await this.#finishUndoIn(session, receiptId, reversal, undefined, 'run');
         return { value: { kind: 'done' as const, reversal }, keep: true };
       },
     );
@@ -363,21 +428,40 @@ export class PostgresStore implements Store {
     await this.#run(this.#sql.deleteHandles, [ids]);
   }
 
-  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
-    const rows = await this.#run<RevocationRow>(this.#sql.putRevocation, [
-      record.target,
-      record.at,
-      record.by,
-      JSON.stringify(record.revocation),
-    ]);
-    const row = rows[0];
-    return row === undefined ? record : revocationOf(row);
+  putRevocation(record: RevocationRecord, keptAt = record.at): Promise<RevocationRecord> {
+    return runTransaction(this.#pool, async (session) => {
+      const [row] = await session.start<RevocationRow & { added: boolean }>(
+        this.#sql.putRevocation,
+        [record.target, record.at, record.by, JSON.stringify(record.revocation)],
+      );
+      if (row === undefined) return { value: record, keep: false };
+      if (!row.added) return { value: revocationOf(row), keep: false };
+      await this.#finishAppending(session, [revocationEntry(record, keptAt)]);
+      return { value: revocationOf(row), keep: true };
+    });
   }
 
   async findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined> {
     if (targets.length === 0) return undefined;
     const row = (await this.#run<RevocationRow>(this.#sql.findRevocation, [targets]))[0];
     return row === undefined ? undefined : revocationOf(row);
+  }
+
+  async readAudit(since = Number.MIN_SAFE_INTEGER): Promise<AuditTrail> {
+    const rows = await this.#run<AuditTableRow>(this.#sql.readAudit, [since]);
+    // The head row comes last (statements.ts); one statement, so one snapshot.
+    const head = rows.pop() as AuditTableRow;
+    return {
+      rows: rows.map((row) => ({
+        seq: row.seq,
+        prev: row.prev,
+        kind: row.kind,
+        at: row.at,
+        detail: parseJson<JsonValue>(row.detail),
+        hash: row.hash,
+      })),
+      head: { seq: head.seq, hash: head.hash },
+    };
   }
 
   async spentTotal(blockId: string): Promise<number> {
@@ -420,6 +504,21 @@ function reservationsOf(start: CommitStart): Reservation[] {
 
 function reportPoolError(error: Error): void {
   process.stderr.write(`parley store-postgres: idle connection failed: ${error.message}\n`);
+}
+
+/** The parties of a commit or undo, as a finishing statement returns them. */
+type Parties = { holder: string; principal: string };
+
+/** A row of the audit table (audit-trail.ts) as read; `detail` is canonical JSON text. */
+type AuditTableRow = Omit<AuditRow, 'detail'> & { head: boolean; detail: string };
+
+/** §E3: audit_append's arrays: kinds, times, canonical details. */
+function auditValues(entries: readonly AuditEntry[]): [string[], number[], string[]] {
+  return [
+    entries.map((e) => e.kind),
+    entries.map((e) => e.at),
+    entries.map((e) => canonicalize(e.detail)),
+  ];
 }
 
 /** A row of the revocations table (revocations.ts). */

@@ -53,6 +53,12 @@ export function statementsFor(s: SchemaName) {
       'finishCommitReserving',
       `SELECT ${s.id}.finish_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     ),
+    /** finishCommitReserving and the commit's §E3 audit rows (audit-trail.ts). */
+    finishCommitAudited: prepared(
+      'finishCommitAudited',
+      `SELECT ${s.id}.finish_commit_audited(
+         $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    ),
     /**
      * Marks the commit done with its receipt and action, kept in the commit row only. A done
      * commit is never finished again: its receipt, which a client may hold, is never replaced.
@@ -61,7 +67,7 @@ export function statementsFor(s: SchemaName) {
       'finishCommit',
       `UPDATE ${s.id}.commits SET state = 'done', receipt = $2, receipt_id = $3, action = $4
        WHERE proposal_id = $1 AND state = 'applying'
-       RETURNING proposal_id`,
+       RETURNING proposal_id, holder, principal`,
     ),
     /**
      * Forgets a commit and gives its reservations back, in one statement: the reservations are
@@ -134,18 +140,25 @@ export function statementsFor(s: SchemaName) {
        SELECT $3, $2, 'null', holder, principal FROM in_commit
        UNION ALL
        SELECT $3, $2, 'null', holder, principal FROM in_receipts
-       RETURNING id`,
+       RETURNING id, holder, principal`,
     ),
-    /** Only an undo still `undoing` goes back: a finished one is never reopened. */
+    /**
+     * Only an undo still `undoing` goes back: a finished one is never reopened. A row answers
+     * that one went back.
+     */
     abandonUndo: prepared(
       'abandonUndo',
       `WITH in_commit AS (
          UPDATE ${s.id}.commits SET undo_state = NULL, undo_started_at = NULL
          WHERE receipt_id = $1 AND undo_state = 'undoing'
+         RETURNING 1
+       ), in_receipts AS (
+         UPDATE ${s.id}.receipts SET undo_state = NULL, undo_started_at = NULL
+         WHERE id = $1 AND undo_state = 'undoing'
+           AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)
+         RETURNING 1
        )
-       UPDATE ${s.id}.receipts SET undo_state = NULL, undo_started_at = NULL
-       WHERE id = $1 AND undo_state = 'undoing'
-         AND NOT EXISTS (SELECT 1 FROM ${s.id}.commits WHERE receipt_id = $1)`,
+       SELECT 1 AS cleared FROM in_commit UNION ALL SELECT 1 FROM in_receipts`,
     ),
 
     getAuto: prepared(
@@ -181,10 +194,24 @@ export function statementsFor(s: SchemaName) {
          VALUES ($1, $2, $3, $4) ON CONFLICT (target) DO NOTHING
          RETURNING target, at, by_key, revocation
        )
-       SELECT * FROM added
+       SELECT *, true AS added FROM added
        UNION ALL
-       SELECT target, at, by_key, revocation FROM ${s.id}.revocations
+       SELECT target, at, by_key, revocation, false FROM ${s.id}.revocations
        WHERE target = $1 AND NOT EXISTS (SELECT 1 FROM added)`,
+    ),
+
+    /** §E3: appends rows after the head, under its lock (audit-trail.ts). */
+    auditAppend: prepared(
+      'auditAppend',
+      `SELECT ${s.id}.audit_append($1::text[], $2::bigint[], $3::text[])`,
+    ),
+    /** §E3: the rows from a time on, in chain order, and the head, as of one snapshot. */
+    readAudit: prepared(
+      'readAudit',
+      `SELECT false AS head, seq, prev, kind, at, detail, hash FROM ${s.id}.audit WHERE at >= $1
+       UNION ALL
+       SELECT true, seq, NULL, NULL, NULL, NULL, hash FROM ${s.id}.audit_head
+       ORDER BY head, seq`,
     ),
     findRevocation: prepared(
       'findRevocation',

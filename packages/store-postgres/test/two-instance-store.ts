@@ -54,6 +54,7 @@ export class TwoInstanceStore implements Store {
   spentTotal: Store['spentTotal'] = (...a) => this.#call('spentTotal', ...a);
   putRevocation: Store['putRevocation'] = (...a) => this.#call('putRevocation', ...a);
   findRevocation: Store['findRevocation'] = (...a) => this.#call('findRevocation', ...a);
+  readAudit: Store['readAudit'] = (...a) => this.#call('readAudit', ...a);
   withData: Store['withData'] = (work) => this.#pick().withData(work);
   sweep: Store['sweep'] = (...a) => this.#call('sweep', ...a);
 

@@ -1,4 +1,3 @@
-import { join, resolve } from 'node:path';
 import { escapeServiceText, type JsonValue, type Receipt } from '@parley/protocol';
 import {
   type CommitRecord,
@@ -14,6 +13,7 @@ import type { Cli } from '../command-kit.js';
 import { reasonOf } from '../home/parley-home.js';
 import { serviceName } from '../serve/service-name.js';
 import { openServiceStore, redactedStore } from '../serve/service-store.js';
+import { storeLocation } from '../serve/store-location.js';
 import { commandLine } from '../shell-quote.js';
 import { printLens } from '../verbs/print-reply.js';
 
@@ -124,11 +124,6 @@ function parseResult(text: string): JsonValue {
   } catch (error) {
     throw new CliError(`--result is not JSON: ${reasonOf(error)}`);
   }
-}
-
-/** Where the service keeps its state, as `parley serve` chose it. */
-function storeLocation(ctx: CliContext, name: string, flags: DoubtFlags): string {
-  return flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name));
 }
 
 /** Everything in doubt, oldest first: commits with their proposal's capability and summary. */

@@ -58,6 +58,7 @@ type ServeFlags = OpenApiFlags &
     signedReceipts: boolean;
     revocation: boolean;
     approvals: boolean;
+    audit: boolean;
   };
 
 /**
@@ -136,6 +137,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       'do not accept revocations (REVOKE is then an unknown verb, as in v1)',
     )
     .option('--no-approvals', 'refuse approvals caveats, as a v1 service does (§6.3)')
+    .option('--no-audit', 'do not announce the audit trail the store keeps (§E3) in the BRIEF')
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',
@@ -184,6 +186,7 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         ...(receiptKey === undefined ? {} : { receiptKey }),
         revocation: flags.revocation,
         approvals: flags.approvals,
+        audit: flags.audit,
       };
       let running: Awaited<ReturnType<typeof runService>>;
       try {

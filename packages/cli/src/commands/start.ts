@@ -149,6 +149,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         receiptKey: await signing(join(data, 'calendar')),
         revocation: true,
         approvals: true,
+        audit: true,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.calendar)}` },
           { url: `http://${host}:${port(START_PORTS.calendarHttp)}${HTTP_PATH}`, browser },
@@ -162,6 +163,7 @@ export function registerStart(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         receiptKey: await signing(join(data, 'shop')),
         revocation: true,
         approvals: true,
+        audit: true,
         endpoints: [
           { url: `parley://${host}:${port(START_PORTS.shop)}` },
           { url: `http://${host}:${port(START_PORTS.shopHttp)}${HTTP_PATH}`, browser },

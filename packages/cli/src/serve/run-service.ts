@@ -67,6 +67,8 @@ export type RunOptions<Trust extends ServiceOptions['trust'] = ServiceOptions['t
   revocation?: boolean;
   /** docs/extensions.md §E4: honour approvals caveats. */
   approvals?: boolean;
+  /** docs/extensions.md §E3: announce the audit trail the store keeps. */
+  audit?: boolean;
 };
 
 /** What an operator's logs and metrics hear of a running service. */
@@ -122,6 +124,7 @@ export async function runService<Trust extends ServiceOptions['trust']>(
   }
   if (options.revocation === true) service.acceptRevocations();
   if (options.approvals === true) service.acceptApprovals();
+  if (options.audit === true) service.announceAuditTrail();
   const servers: ParleyServer[] = [];
   const ready = serviceReadiness(name ?? label, store, trust);
   const shown = name ?? service.info.id;

@@ -6,16 +6,16 @@ import { documentName } from './openapi-factory.js';
 import { isModulePath, moduleName } from './service-module.js';
 
 /**
- * The name a service given to `parley serve` (or `parley doubt`) goes by, which names its data
- * folder: a bundled example's name, an OpenAPI document's (or preset's) name, an MCP server's
- * (`--name`, else from its command or URL), or a module's file name. `rest` is what follows the
- * service: the document, or the MCP server's command; `command` is the command the person typed,
- * for the refusals.
+ * The name a service given to `parley serve` (or `parley doubt`, `parley audit`) goes by, which
+ * names its data folder: a bundled example's name, an OpenAPI document's (or preset's) name, an
+ * MCP server's (`--name`, else from its command or URL), or a module's file name. `rest` is what
+ * follows the service: the document, or the MCP server's command; `command` is the command the
+ * person typed, for the refusals.
  */
 export function serviceName(
   target: string,
   rest: readonly string[],
-  command: 'serve' | 'doubt',
+  command: 'serve' | 'doubt' | 'audit',
   flags: { name?: string; url?: string } = {},
 ): string {
   if (target === 'mcp') {
@@ -24,7 +24,7 @@ export function serviceName(
       throw new CliError(
         command === 'serve'
           ? 'mcp needs a server: parley serve mcp -- COMMAND ARGS…, or --url URL'
-          : 'mcp needs the name parley serve mcp printed: parley doubt mcp NAME',
+          : `mcp needs the name parley serve mcp printed: parley ${command} mcp NAME`,
       );
     }
     return mcpServerName(rest, flags.url);

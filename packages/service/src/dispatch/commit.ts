@@ -16,6 +16,7 @@ import { VIEW_ONLY_PREFIX } from '../ids.js';
 import type { AutoKey, CommitRecord, StoredProposal } from '../store/store.js';
 import { approversOf } from './approvals.js';
 import { grantContext, verdictError, verifyRequestProof } from './authorize.js';
+import { consentUsed } from './consent-used.js';
 import type { HandleContext, ServiceCore } from './core.js';
 import { type CommitOutcome, executeCommit } from './execute-commit.js';
 import { replayCommit, sameCommitter } from './replay.js';
@@ -83,6 +84,7 @@ export async function authorizeAndCommit(
         amount: proposal.cost?.amount ?? 0,
         caps: verdict.spend.map((s) => ({ blockId: s.blockId, max: s.max })),
         ...(auto === undefined ? {} : { auto }),
+        ...consentOf(consentUsed(verdict.grant, proposal.hash, verdict.principal, approvers)),
       },
       ctx,
       request.id,
@@ -121,6 +123,11 @@ export async function authorizeAndCommit(
         ? new ParleyError('unauthorized', 'COMMIT needs grants and a proof (§3)')
         : verdictError(failure),
   };
+}
+
+/** §E3: the CommitStart member naming the consent a commit used; nothing when it used none. */
+function consentOf(keys: string[]): { consent?: string[] } {
+  return keys.length === 0 ? {} : { consent: keys };
 }
 
 /** §4.4: proposals of an INTENT no trusted grant authorized are view-only (intent.ts). */

@@ -159,7 +159,12 @@ export async function executeCommit(
     }
     killPoint('commit.applied');
     const receipt = receiptOf(stored.proposal, start.startedAt, result);
-    await core.store.finishCommit(id, receipt, stored.action);
+    await core.store.finishCommit(
+      id,
+      receipt,
+      stored.action,
+      start.consent === undefined ? undefined : { consent: start.consent },
+    );
     killPoint('commit.recorded');
     running.done(receipt);
     return { kind: 'committed', receipt, replay: false, auto };

@@ -39,12 +39,11 @@ export async function revoke(
     now: core.now(),
   });
   if (!check.ok) throw new ParleyError(check.code, check.reason);
-  const kept = await core.store.putRevocation({
-    target: check.target,
-    at: check.at,
-    by: check.by,
-    revocation: frame.revocation as JsonValue,
-  });
+  // §E3: a revocation newly kept is an audit row, dated when this service kept it.
+  const kept = await core.store.putRevocation(
+    { target: check.target, at: check.at, by: check.by, revocation: frame.revocation as JsonValue },
+    core.now(),
+  );
   return { kind: 'ANSWER', data: { revoked: kept.target, at: kept.at, by: kept.by } };
 }
 

@@ -1,10 +1,25 @@
-import type { JsonValue, Receipt } from '@parley/protocol';
+import {
+  AUDIT_EMPTY_HEAD,
+  type AuditEntry,
+  type AuditRow,
+  type JsonValue,
+  type Receipt,
+} from '@parley/protocol';
+import {
+  abandonEntries,
+  chainEntries,
+  commitEntries,
+  revocationEntry,
+  undoEntries,
+} from './audit-entries.js';
 import { MemoryData } from './memory-data.js';
 import { MemorySpend } from './memory-spend.js';
 import { Mutex } from './mutex.js';
 import { sharedReads } from './shared-reads.js';
 import { StagedData } from './staged-data.js';
 import type {
+  AuditNote,
+  AuditTrail,
   AutoRecord,
   CommitBegin,
   CommitRecord,
@@ -35,6 +50,8 @@ export class MemoryStore implements Store {
   readonly #spent = new MemorySpend();
   readonly #revocations = new Map<string, RevocationRecord>();
   readonly #data = new MemoryData();
+  /** docs/extensions.md §E3: the audit trail, in chain order. */
+  readonly #audit: AuditRow[] = [];
   /** Reads outside transactions, parsed once while the data is unchanged (shared-reads.ts). */
   readonly #shared = sharedReads(this.#data, () => this.#data.version);
   // Transactions hold this while `apply` runs, so they behave like SQLite's single writer.
@@ -82,11 +99,20 @@ export class MemoryStore implements Store {
     return { kind: 'started' };
   }
 
-  #finish(proposalId: string, receipt: Receipt, action: JsonValue): CommitRecord {
+  /** §E3: chains `entries` after the last row. Runs with the step it records, never apart. */
+  #append(entries: readonly AuditEntry[]): void {
+    const last = this.#audit.at(-1);
+    const head = last === undefined ? AUDIT_EMPTY_HEAD : { seq: last.seq, hash: last.hash };
+    this.#audit.push(...chainEntries(head, entries).map(({ detailText: _, ...row }) => row));
+  }
+
+  #finish(proposalId: string, receipt: Receipt, action: JsonValue, note?: AuditNote): CommitRecord {
     const record = this.#commits.get(proposalId);
     if (record === undefined) throw new Error(`no commit record for ${proposalId}`);
     // A done commit keeps its receipt: finishing it again is a caller's bug, never a rewrite.
     if (record.state === 'done') throw new Error(`the commit of ${proposalId} is done already`);
+    // Chained first: a detail canonical JSON cannot hold (§10) fails the step before any change.
+    this.#append(commitEntries(receipt, record, note));
     record.state = 'done';
     record.receipt = copy(receipt);
     this.#receipts.set(receipt.id, {
@@ -99,9 +125,10 @@ export class MemoryStore implements Store {
     return copy(record);
   }
 
-  #abandon(proposalId: string): void {
+  #abandon(proposalId: string, note?: AuditNote): void {
     const record = this.#commits.get(proposalId);
     if (record === undefined) return;
+    this.#append(abandonEntries('commit', proposalId, note));
     this.#spent.release(record.reserved);
     this.#commits.delete(proposalId);
     for (const [id, auto] of this.#autos) {
@@ -113,14 +140,19 @@ export class MemoryStore implements Store {
     return this.#writer.run(async () => this.#begin(start));
   }
 
-  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
+  finishCommit(
+    proposalId: string,
+    receipt: Receipt,
+    action: JsonValue,
+    note?: AuditNote,
+  ): Promise<void> {
     return this.#writer.run(async () => {
-      this.#finish(proposalId, receipt, action);
+      this.#finish(proposalId, receipt, action, note);
     });
   }
 
-  abandonCommit(proposalId: string): Promise<void> {
-    return this.#writer.run(async () => this.#abandon(proposalId));
+  abandonCommit(proposalId: string, note?: AuditNote): Promise<void> {
+    return this.#writer.run(async () => this.#abandon(proposalId, note));
   }
 
   commitInTransaction(
@@ -134,7 +166,8 @@ export class MemoryStore implements Store {
       try {
         const { receipt, action } = await apply(staged);
         await staged.flush();
-        return { kind: 'done', record: this.#finish(start.proposalId, receipt, action) };
+        const note = start.consent === undefined ? undefined : { consent: start.consent };
+        return { kind: 'done', record: this.#finish(start.proposalId, receipt, action, note) };
       } catch (error) {
         this.#abandon(start.proposalId);
         throw error;
@@ -170,11 +203,12 @@ export class MemoryStore implements Store {
     return { kind: 'started' };
   }
 
-  #finishUndo(receiptId: string, reversal: Receipt): void {
+  #finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): void {
     const record = this.#receipts.get(receiptId);
     if (record === undefined) throw new Error(`no receipt ${receiptId}`);
     // An undone receipt keeps its reversal: finishing it again is a caller's bug, never a rewrite.
     if (record.undo?.state !== 'undoing') throw new Error(`receipt ${receiptId} is not undoing`);
+    this.#append(undoEntries(receiptId, reversal, record, note));
     record.undo = { state: 'undone', reversal: copy(reversal) };
     this.#receipts.set(reversal.id, {
       receipt: copy(reversal),
@@ -185,21 +219,24 @@ export class MemoryStore implements Store {
     });
   }
 
-  #abandonUndo(receiptId: string): void {
+  #abandonUndo(receiptId: string, note?: AuditNote): void {
     const record = this.#receipts.get(receiptId);
-    if (record !== undefined && record.undo?.state === 'undoing') record.undo = null;
+    if (record !== undefined && record.undo?.state === 'undoing') {
+      this.#append(abandonEntries('undo', receiptId, note));
+      record.undo = null;
+    }
   }
 
   beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin> {
     return this.#writer.run(async () => this.#beginUndo(receiptId, startedAt));
   }
 
-  finishUndo(receiptId: string, reversal: Receipt): Promise<void> {
-    return this.#writer.run(async () => this.#finishUndo(receiptId, reversal));
+  finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): Promise<void> {
+    return this.#writer.run(async () => this.#finishUndo(receiptId, reversal, note));
   }
 
-  abandonUndo(receiptId: string): Promise<void> {
-    return this.#writer.run(async () => this.#abandonUndo(receiptId));
+  abandonUndo(receiptId: string, note?: AuditNote): Promise<void> {
+    return this.#writer.run(async () => this.#abandonUndo(receiptId, note));
   }
 
   undoInTransaction(
@@ -251,9 +288,10 @@ export class MemoryStore implements Store {
     for (const id of ids) this.#handles.delete(id);
   }
 
-  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
+  async putRevocation(record: RevocationRecord, keptAt = record.at): Promise<RevocationRecord> {
     const kept = this.#revocations.get(record.target);
     if (kept !== undefined) return copy(kept);
+    this.#append([revocationEntry(record, keptAt)]);
     this.#revocations.set(record.target, copy(record));
     return copy(record);
   }
@@ -264,6 +302,15 @@ export class MemoryStore implements Store {
       if (kept !== undefined) return copy(kept);
     }
     return undefined;
+  }
+
+  async readAudit(since?: number): Promise<AuditTrail> {
+    const last = this.#audit.at(-1);
+    const rows = since === undefined ? this.#audit : this.#audit.filter((r) => r.at >= since);
+    return {
+      rows: rows.map(copy),
+      head: last === undefined ? AUDIT_EMPTY_HEAD : { seq: last.seq, hash: last.hash },
+    };
   }
 
   async spentTotal(blockId: string): Promise<number> {

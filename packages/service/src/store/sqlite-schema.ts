@@ -1,3 +1,4 @@
+import { AUDIT_GENESIS } from '@parley/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** Versioned migrations; index + 1 is the schema version each one produces. */
@@ -77,6 +78,23 @@ const MIGRATIONS: readonly string[] = [
      by_key TEXT NOT NULL,
      revocation TEXT NOT NULL
    );`,
+  // Version 5: docs/extensions.md §E3 audit trail, one hash-chained row per event, appended in
+  // the transaction of the step it records; `audit_head` (one row) names the last row, so a row
+  // removed from the end is seen too. `detail` is the event's canonical JSON (§10).
+  `CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY,
+     prev TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     detail TEXT NOT NULL,
+     hash TEXT NOT NULL
+   );
+   CREATE TABLE audit_head (
+     one INTEGER PRIMARY KEY CHECK (one = 1),
+     seq INTEGER NOT NULL,
+     hash TEXT NOT NULL
+   );
+   INSERT INTO audit_head (one, seq, hash) VALUES (1, 0, '${AUDIT_GENESIS}');`,
 ];
 
 /** The schema version this code writes. */

@@ -38,7 +38,9 @@ type ReaderStatement =
   | 'getHandle'
   | 'getData'
   | 'listData'
-  | 'anyExpired';
+  | 'anyExpired'
+  | 'readAudit'
+  | 'auditHead';
 type WriterStatement =
   | 'putProposal'
   | 'insertCommit'
@@ -60,7 +62,9 @@ type WriterStatement =
   | 'keepProposals'
   | 'unkeepProposal'
   | 'sweepHandles'
-  | 'sweepAutos';
+  | 'sweepAutos'
+  | 'insertAudit'
+  | 'setAuditHead';
 export type ReaderStatements = Record<ReaderStatement, Database.Statement>;
 export type WriterStatements = Record<ReaderStatement | WriterStatement, Database.Statement>;
 
@@ -101,6 +105,11 @@ export function prepareReader(db: Database.Database): ReaderStatements {
              OR EXISTS (SELECT 1 FROM autos WHERE ${EXPIRED.autos})`,
       )
       .pluck(),
+    // §E3: the trail in chain order (seq is the rowid), and its head row.
+    readAudit: db.prepare(
+      'SELECT seq, prev, kind, at, detail, hash FROM audit WHERE at >= ? ORDER BY seq',
+    ),
+    auditHead: db.prepare('SELECT seq, hash FROM audit_head WHERE one = 1'),
   };
 }
 
@@ -118,7 +127,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     ),
     finishCommit: db.prepare(
       `UPDATE commits SET state = 'done', receipt = ?, receipt_id = ?, action = ?
-       WHERE proposal_id = ? AND state = 'applying'`,
+       WHERE proposal_id = ? AND state = 'applying'
+       RETURNING holder, principal`,
     ),
     deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
     insertReversal: db.prepare(
@@ -164,5 +174,9 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     unkeepProposal: db.prepare('UPDATE proposals SET kept = 0 WHERE id = ? AND kept = 1'),
     sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
     sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),
+    insertAudit: db.prepare(
+      'INSERT INTO audit (seq, prev, kind, at, detail, hash) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    setAuditHead: db.prepare('UPDATE audit_head SET seq = ?, hash = ? WHERE one = 1'),
   };
 }

@@ -1,7 +1,14 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonValue, Receipt } from '@parley/protocol';
+import type { AuditEntry, AuditHead, AuditRow, JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
+import {
+  abandonEntries,
+  chainEntries,
+  commitEntries,
+  revocationEntry,
+  undoEntries,
+} from './audit-entries.js';
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
@@ -21,6 +28,8 @@ import { OverLimit, SqliteSpend } from './sqlite-spend.js';
 import { listData, prepareReader, prepareWriter } from './sqlite-statements.js';
 import { TransactionData } from './sqlite-transaction-data.js';
 import type {
+  AuditNote,
+  AuditTrail,
   AutoRecord,
   CommitBegin,
   CommitRecord,
@@ -61,7 +70,15 @@ export type SqliteStoreOptions = {
   /** The data folder; created (mode 0700) if missing. Its files are made 0600 whatever its mode. */
   folder: string;
   synchronous?: SqliteSynchronous;
+  /**
+   * docs/extensions.md §E3: keep the audit trail (default true). Off only to measure what it
+   * costs (bench/audit.bench.ts): a service announcing `audit` needs it on.
+   */
+  audit?: boolean;
 };
+
+/** A row of the audit table (sqlite-schema.ts, version 5): `detail` is canonical JSON text. */
+type AuditTableRow = Omit<AuditRow, 'detail'> & { detail: string };
 
 /**
  * Makes the database file owner-only before SQLite opens it: created 0600 if missing, changed to
@@ -92,6 +109,8 @@ export class SqliteStore implements Store {
   readonly #r;
   /** §E2: the revocation lookup, prepared once per number of targets. */
   readonly #findRevocations = new Map<number, Database.Statement>();
+  /** §E3: whether steps append to the audit trail. */
+  readonly #audits: boolean;
   readonly data: DataAccess;
   /**
    * The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite.
@@ -102,6 +121,7 @@ export class SqliteStore implements Store {
     mkdirSync(options.folder, { recursive: true, mode: 0o700 });
     const file = join(options.folder, SQLITE_FILE_NAME);
     restrictStateFiles(file);
+    this.#audits = options.audit ?? true;
     this.#writer = new Database(file);
     this.#writer.pragma('journal_mode = WAL');
     this.#writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
@@ -146,6 +166,23 @@ export class SqliteStore implements Store {
       },
       () => `${dataVersion()}:${this.#group.committed}`,
     );
+  }
+
+  /**
+   * §E3: chains `entries` after the head and writes them, inside the writer transaction of the
+   * step they record (so one commits with the other or neither does). The head is read inside
+   * the transaction: another process writing the same file may have appended since.
+   */
+  #append(entries: readonly AuditEntry[]): void {
+    if (!this.#audits || entries.length === 0) return;
+    const w = this.#w;
+    const head = w.auditHead.get() as AuditHead;
+    const rows = chainEntries(head, entries);
+    for (const row of rows) {
+      w.insertAudit.run(row.seq, row.prev, row.kind, row.at, row.detailText, row.hash);
+    }
+    const last = rows.at(-1) as AuditRow;
+    w.setAuditHead.run(last.seq, last.hash);
   }
 
   /** Runs a write in the next group-committed transaction (group-commit.ts). */
@@ -227,6 +264,10 @@ export class SqliteStore implements Store {
         null,
       );
     }
+    if (done !== null) {
+      const note = start.consent === undefined ? undefined : { consent: start.consent };
+      this.#append(commitEntries(done.receipt, start, note));
+    }
   }
 
   /** The body of beginCommit; runs inside a writer transaction. Throws OverLimit to roll back. */
@@ -246,21 +287,23 @@ export class SqliteStore implements Store {
     }
   }
 
-  #finish(proposalId: string, receipt: Receipt, action: JsonValue): void {
-    const changed = this.#w.finishCommit.run(
+  #finish(proposalId: string, receipt: Receipt, action: JsonValue, note?: AuditNote): void {
+    const parties = this.#w.finishCommit.get(
       JSON.stringify(receipt),
       receipt.id,
       JSON.stringify(action),
       proposalId,
-    ).changes;
+    ) as { holder: string; principal: string } | undefined;
     // A done commit keeps its receipt: finishing it again is a caller's bug, never a rewrite.
-    if (changed === 0) throw new Error(`no commit record of ${proposalId} is applying`);
+    if (parties === undefined) throw new Error(`no commit record of ${proposalId} is applying`);
+    this.#append(commitEntries(receipt, parties, note));
   }
 
-  #abandon(proposalId: string): void {
+  #abandon(proposalId: string, note?: AuditNote): void {
     const w = this.#w;
     const row = w.getCommit.get(proposalId) as CommitRow | undefined;
     if (row === undefined) return;
+    this.#append(abandonEntries('commit', proposalId, note));
     this.#spend.release(parse<Reservation[]>(row.reserved));
     w.deleteCommit.run(proposalId);
     w.unkeepProposal.run(proposalId);
@@ -271,12 +314,17 @@ export class SqliteStore implements Store {
     return this.#beginCatchingLimit(start);
   }
 
-  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void> {
-    return this.#write(() => this.#finish(proposalId, receipt, action));
+  finishCommit(
+    proposalId: string,
+    receipt: Receipt,
+    action: JsonValue,
+    note?: AuditNote,
+  ): Promise<void> {
+    return this.#write(() => this.#finish(proposalId, receipt, action, note));
   }
 
-  abandonCommit(proposalId: string): Promise<void> {
-    return this.#write(() => this.#abandon(proposalId));
+  abandonCommit(proposalId: string, note?: AuditNote): Promise<void> {
+    return this.#write(() => this.#abandon(proposalId, note));
   }
 
   async commitInTransaction(
@@ -344,7 +392,7 @@ export class SqliteStore implements Store {
     return { kind: 'started' };
   }
 
-  #finishUndo(receiptId: string, reversal: Receipt): void {
+  #finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): void {
     const row = this.#w.getReceipt.get({ id: receiptId }) as ReceiptRow | undefined;
     if (row === undefined) throw new Error(`no receipt ${receiptId}`);
     // An undone receipt keeps its reversal: finishing it again is a caller's bug, never a rewrite.
@@ -359,21 +407,24 @@ export class SqliteStore implements Store {
       row.holder,
       row.principal,
     );
+    this.#append(undoEntries(receiptId, reversal, row, note));
   }
 
   beginUndo(receiptId: string, startedAt: number): Promise<UndoBegin> {
     return this.#write(() => this.#beginUndo(receiptId, startedAt));
   }
 
-  finishUndo(receiptId: string, reversal: Receipt): Promise<void> {
-    return this.#write(() => this.#finishUndo(receiptId, reversal));
+  finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): Promise<void> {
+    return this.#write(() => this.#finishUndo(receiptId, reversal, note));
   }
 
-  abandonUndo(receiptId: string): Promise<void> {
+  abandonUndo(receiptId: string, note?: AuditNote): Promise<void> {
     return this.#write(() => {
-      if (this.#w.clearCommitUndoing.run(receiptId).changes === 0) {
-        this.#w.clearReversalUndoing.run(receiptId);
-      }
+      const w = this.#w;
+      const cleared =
+        w.clearCommitUndoing.run(receiptId).changes > 0 ||
+        w.clearReversalUndoing.run(receiptId).changes > 0;
+      if (cleared) this.#append(abandonEntries('undo', receiptId, note));
     });
   }
 
@@ -436,13 +487,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  async putRevocation(record: RevocationRecord): Promise<RevocationRecord> {
+  async putRevocation(record: RevocationRecord, keptAt = record.at): Promise<RevocationRecord> {
     await this.#write(() => {
-      this.#writer
+      const added = this.#writer
         .prepare(
           'INSERT INTO revocations (target, at, by_key, revocation) VALUES (?, ?, ?, ?) ON CONFLICT (target) DO NOTHING',
         )
-        .run(record.target, record.at, record.by, JSON.stringify(record.revocation));
+        .run(record.target, record.at, record.by, JSON.stringify(record.revocation)).changes;
+      if (added > 0) this.#append([revocationEntry(record, keptAt)]);
     });
     return (await this.findRevocation([record.target])) ?? record;
   }
@@ -466,6 +518,17 @@ export class SqliteStore implements Store {
       by: row.by_key,
       revocation: parse<JsonValue>(row.revocation),
     };
+  }
+
+  async readAudit(since = Number.MIN_SAFE_INTEGER): Promise<AuditTrail> {
+    // One read transaction: the rows and the head as of one moment.
+    return this.#reader.transaction(() => ({
+      rows: (this.#r.readAudit.all(since) as AuditTableRow[]).map((row) => ({
+        ...row,
+        detail: parse<JsonValue>(row.detail),
+      })),
+      head: this.#r.auditHead.get() as AuditHead,
+    }))();
   }
 
   async spentTotal(blockId: string): Promise<number> {

@@ -1,4 +1,12 @@
-import type { FinalReplyBody, JsonValue, Proposal, Receipt, Remainder } from '@parley/protocol';
+import type {
+  AuditHead,
+  AuditRow,
+  FinalReplyBody,
+  JsonValue,
+  Proposal,
+  Receipt,
+  Remainder,
+} from '@parley/protocol';
 
 /**
  * The Store port (docs/ARCHITECTURE.md, "State"): everything a service must remember across
@@ -38,6 +46,11 @@ export type CommitStart = {
   caps: SpendCap[];
   /** Set when this commit is an auto-commit (§4.3.1). */
   auto?: AutoKey;
+  /**
+   * docs/extensions.md §E3: the keys whose §6.6 consent grants (§E4 approvals) authorize this
+   * commit; the audit trail gets a `consent` row with its `commit` row.
+   */
+  consent?: readonly string[];
 };
 
 /** `applying` until the receipt is written; a crash in between leaves the commit in doubt. */
@@ -112,6 +125,19 @@ export type HandleRecord = {
 export type RevocationRecord = { target: string; at: number; by: string; revocation: JsonValue };
 
 /**
+ * docs/extensions.md §E3: what the audit row of a finishing step records beyond the step itself.
+ */
+export type AuditNote = {
+  /** The keys whose consent grants the commit used (CommitStart.consent): a `consent` row. */
+  consent?: readonly string[];
+  /** The operator settled this step in doubt (`parley doubt`) at this time: a `settled` row. */
+  settledAt?: number;
+};
+
+/** §E3: the audit trail as read: its rows from a time on, and the head of the whole chain. */
+export type AuditTrail = { rows: AuditRow[]; head: AuditHead };
+
+/**
  * Key-value access to the service's own data (keys are strings, values JSON). Values read may be
  * shared with other reads and frozen (shared-reads.ts): build a changed copy, never change one.
  */
@@ -137,14 +163,24 @@ export interface Store {
   /**
    * Marks the commit done with its receipt, and records the receipt for UNDO. Rejects when the
    * commit is not `applying`: a receipt, once written, is never replaced (a client may hold it).
+   * §E3: appends the `commit` row (and `consent`, `settled` rows as `note` says) in the same
+   * transaction.
    */
-  finishCommit(proposalId: string, receipt: Receipt, action: JsonValue): Promise<void>;
-  /** The apply failed: deletes the commit and auto records and releases the reservations. */
-  abandonCommit(proposalId: string): Promise<void>;
+  finishCommit(
+    proposalId: string,
+    receipt: Receipt,
+    action: JsonValue,
+    note?: AuditNote,
+  ): Promise<void>;
+  /**
+   * The apply failed: deletes the commit and auto records and releases the reservations. §E3:
+   * with `note.settledAt` (the operator's "not applied"), a `settled` row in the same transaction.
+   */
+  abandonCommit(proposalId: string, note?: AuditNote): Promise<void>;
   /**
    * begin, `apply`, finish in one transaction: the service's data writes through `apply`'s
-   * DataAccess commit together with the commit record or not at all. If `apply` throws, nothing
-   * is kept and the error is rethrown.
+   * DataAccess commit together with the commit record (and its §E3 rows) or not at all. If
+   * `apply` throws, nothing is kept and the error is rethrown.
    */
   commitInTransaction(
     start: CommitStart,
@@ -160,10 +196,12 @@ export interface Store {
   /**
    * Records the reversal receipt (itself a receipt record, never undoable). Rejects when the
    * receipt is not `undoing`: a reversal, once written, is never replaced (a client may hold it).
+   * §E3: appends the `undo` row (and a `settled` row with `note.settledAt`) in the same
+   * transaction.
    */
-  finishUndo(receiptId: string, reversal: Receipt): Promise<void>;
-  /** The revert failed: the receipt is undoable again. */
-  abandonUndo(receiptId: string): Promise<void>;
+  finishUndo(receiptId: string, reversal: Receipt, note?: AuditNote): Promise<void>;
+  /** The revert failed: the receipt is undoable again. §E3: `note.settledAt` as abandonCommit. */
+  abandonUndo(receiptId: string, note?: AuditNote): Promise<void>;
   /** Receipts left `undoing`: in progress here or elsewhere, or in doubt after a crash. */
   listUndoing(): Promise<ReceiptRecord[]>;
   /** begin, `revert`, finish in one transaction, like commitInTransaction. */
@@ -186,11 +224,19 @@ export interface Store {
 
   /**
    * §E2: keeps a revocation unless its target is revoked already (idempotent: the first one
-   * stays); returns the record kept. Every instance sharing the store sees it at once.
+   * stays); returns the record kept. Every instance sharing the store sees it at once. §E3: a
+   * revocation newly kept appends a `revocation` row, dated `keptAt` (default the record's `at`).
    */
-  putRevocation(record: RevocationRecord): Promise<RevocationRecord>;
+  putRevocation(record: RevocationRecord, keptAt?: number): Promise<RevocationRecord>;
   /** §E2: a revocation of any of these target ids, if one is kept. */
   findRevocation(targets: readonly string[]): Promise<RevocationRecord | undefined>;
+
+  /**
+   * docs/extensions.md §E3: the audit trail's rows whose `at` is `since` or later (all of them by
+   * default), in chain order, and the head of the whole chain. One chain per store, shared by
+   * every instance using it.
+   */
+  readAudit(since?: number): Promise<AuditTrail>;
 
   /** Cumulative reserved spend of a block (§6.3). */
   spentTotal(blockId: string): Promise<number>;

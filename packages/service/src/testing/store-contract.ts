@@ -1,24 +1,16 @@
 import type { JsonValue, Proposal, Receipt } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommitStart, Store, StoredProposal } from '../store/store.js';
+import { describeAuditContract } from './audit-contract.js';
+import type { StoreFactory } from './store-factory.js';
+
+export type { StoreFactory } from './store-factory.js';
 
 /*
  * The Store contract as a test suite (vitest), published as `@parley/service/store-contract` so
  * that every store, this package's and any other, proves itself by the same cases. It sits under
  * testing/ because it is test code that ships: nothing in the service imports it.
  */
-
-/** How a contract run gets a store: fresh each test, and (for durable stores) reopened. */
-export type StoreFactory = {
-  /** A new, empty store. */
-  open(): Promise<Store>;
-  /**
-   * The same state, through a new store object (after closing the old one); omit if not durable.
-   */
-  reopen?(previous: Store): Promise<Store>;
-  /** Removes what open() created. */
-  cleanup?(): Promise<void>;
-};
 
 let seq = 0;
 const unique = (prefix: string): string =>
@@ -556,4 +548,5 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
       });
     }
   });
+  describeAuditContract(name, factory);
 }

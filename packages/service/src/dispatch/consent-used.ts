@@ -1,0 +1,32 @@
+import { type Grant, isApprovalsCaveat, readApprovals, readCaveat } from '@parley/protocol';
+
+/**
+ * docs/extensions.md §E3: the keys whose consent a COMMIT authorized by `grant` used, sorted:
+ * the grant's principal when the grant is itself a §6.6 consent grant (one block, `only` this
+ * proposal's hash), and the listed keys that approved it when a block holds a §E4 approvals
+ * caveat (`approvers`, approvals.ts). Empty when the commit used no consent.
+ */
+export function consentUsed(
+  grant: Grant,
+  hash: string,
+  principal: string,
+  approvers: ReadonlySet<string>,
+): string[] {
+  const keys = new Set<string>();
+  if (grant.length === 1) {
+    const bound = grant[0].p.caveats.some((caveat) => {
+      const read = readCaveat(caveat);
+      return 'name' in read && read.name === 'only' && read.value === hash;
+    });
+    if (bound) keys.add(principal);
+  }
+  for (const block of grant) {
+    for (const caveat of block.p.caveats) {
+      if (!isApprovalsCaveat(caveat)) continue;
+      const approvals = readApprovals(caveat.approvals);
+      if ('malformed' in approvals) continue;
+      for (const key of approvals.of) if (approvers.has(key)) keys.add(key);
+    }
+  }
+  return [...keys].sort();
+}
