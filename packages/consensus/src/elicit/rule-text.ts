@@ -17,7 +17,8 @@ export const RULE_EXAMPLES =
 /**
  * Rules written with the case's own attributes and values, as a person would type them (`cost
  * <= 60`, `reviewed == true`, `prefer lower cost`): each reads with `parseRule` and is valid
- * for these options, so a person is never shown an attribute their case does not have. RULE_EXAMPLES when the options have no attribute to show.
+ * for these options, so a person is never shown an attribute their case does not have.
+ * RULE_EXAMPLES when the options have no attribute to show.
  */
 export function ruleExamples(catalog: AttributeCatalog): string[] {
   // A rule names its attribute as one word (parseRule's grammar).
