@@ -184,7 +184,7 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
       acceptable: false,
     });
     const alone = await runCli(['decide', '--options', RECIPE, '--party-file', party], env);
-    expect(alone.stdout).toMatch(/4 options, 1 parties, 2 blocked by a red line/);
+    expect(alone.stdout).toMatch(/4 options, 1 party, 2 blocked by a red line/);
     const twice = await runCli(
       ['decide', '--options', RECIPE, '--party-file', party, '--party-file', party],
       env,
