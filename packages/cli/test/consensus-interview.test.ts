@@ -220,6 +220,12 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
     expect(refused.stderr).toMatch(
       /asks its questions at a terminal; without one, pass --answers FILE/,
     );
+    const json = await runCli(
+      ['consensus', 'interview', '--party', 'Bob', '--options', RECIPE, '--json'],
+      env,
+    );
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/^parley: --json prints a draft made from --answers FILE/);
   });
 });
 

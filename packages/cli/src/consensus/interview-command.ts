@@ -60,6 +60,11 @@ export async function runInterview(
     }),
   );
   const interactive = flags.answers === undefined;
+  if (interactive && flags.json === true) {
+    throw new CliError(
+      '--json prints a draft made from --answers FILE without asking; at a terminal the interview asks instead, so leave --json out or pass --answers',
+    );
+  }
   if (interactive && !(process.stdin.isTTY === true && process.stdout.isTTY === true)) {
     throw new CliError(
       'parley consensus interview asks its questions at a terminal; without one, pass --answers FILE (a JSON object of prompt id -> your words)',
