@@ -207,6 +207,7 @@ describe('the panel with a model on the server', { timeout: 60_000 }, () => {
       request.on('end', () => {
         seen.push({ authorization: request.headers.authorization, body });
         const draft = {
+          claims: ['We want it settled by June.', 'Our real ceiling is 80.'],
           hard: [{ attr: 'cost', op: '<=', value: 40, source_prompt_id: 'unacceptable' }],
         };
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -264,6 +265,28 @@ describe('the panel with a model on the server', { timeout: 60_000 }, () => {
     for (const body of bodies) expect(body).not.toContain(KEY);
     expect(parley.output()).not.toContain(KEY);
     await page.locator('.interview').screenshot({ path: join(OUTPUT, 'interview-04-model.png') });
+    // The claims the model proposed are shown, and one the person would not share is dropped:
+    // the party file records the claims confirmed, and only those.
+    const claims = page.locator('.rules.claims .rule-text');
+    await expect(claims.allTextContents()).resolves.toEqual([
+      'We want it settled by June.',
+      'Our real ceiling is 80.',
+    ]);
+    await page.click('button[aria-label="Drop claim c2"]');
+    await page.waitForFunction(
+      () => document.querySelectorAll('.rules.claims .rule-text').length === 1,
+    );
+    await page.check('.confirm label:has-text("h1 must hold") input');
+    await page.click('.confirm button.primary');
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('.confirmed button.primary'),
+    ]);
+    const saved = join(OUTPUT, 'Dana-model.party.json');
+    await file.saveAs(saved);
+    expect(JSON.parse(readFileSync(saved, 'utf8')).sheet.claims).toEqual([
+      'We want it settled by June.',
+    ]);
     expect(errors).toEqual([]);
   });
 });

@@ -86,6 +86,8 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
     expect(drafted.stdout).not.toContain(kept.token);
     expect(mode(at('bob.draft.json'))).toBe('600');
     expect(drafted.stderr).toContain(`--answer q1='RULE' or --answer q1=skip`);
+    // Answering the question makes a new version: no confirm command for this one is shown.
+    expect(drafted.stderr).not.toContain(kept.version);
   });
 
   it('confirm refuses open questions, missing ids and a wrong version, writing nothing; then binds', async () => {
@@ -129,6 +131,12 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
     expect(revised.stdout).toContain('h2 must hold: cost <= 50');
     expect(revised.stdout).toMatch(/s2 prefer higher novelty \(from 2 to 9\), weight 1\.0/);
     const { version } = draft();
+    // No question is open now: revise prints the confirm command for exactly this version.
+    expect(revised.stderr).toMatch(
+      new RegExp(
+        `\\n {2}\\S.* consensus confirm \\S*bob\\.draft\\.json --hard h1,h2 --version ${version} --out Bob\\.party\\.json\\n$`,
+      ),
+    );
     expect((await confirm('h1', version)).stderr).toBe(
       'parley: every red line needs explicit confirmation by id: expected h1, h2, got h1\n',
     );
@@ -176,7 +184,7 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
       acceptable: false,
     });
     const alone = await runCli(['decide', '--options', RECIPE, '--party-file', party], env);
-    expect(alone.stdout).toMatch(/4 options, 1 parties, 2 blocked by a red line/);
+    expect(alone.stdout).toMatch(/4 options, 1 party, 2 blocked by a red line/);
     const twice = await runCli(
       ['decide', '--options', RECIPE, '--party-file', party, '--party-file', party],
       env,
@@ -212,6 +220,12 @@ describe('parley consensus interview in scripts', { timeout: CHILD_TEST_TIMEOUT_
     expect(refused.stderr).toMatch(
       /asks its questions at a terminal; without one, pass --answers FILE/,
     );
+    const json = await runCli(
+      ['consensus', 'interview', '--party', 'Bob', '--options', RECIPE, '--json'],
+      env,
+    );
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/^parley: --json prints a draft made from --answers FILE/);
   });
 });
 
@@ -257,6 +271,42 @@ describe('parley consensus interview at a terminal', { timeout: CHILD_TEST_TIMEO
     expect(JSON.parse(readFileSync(party, 'utf8')).hard).toEqual([
       { attr: 'reviewed', op: '==', value: true },
       { attr: 'cost', op: '<=', value: 55 },
+    ]);
+  });
+
+  it('asks each open question back, with example rules in the case’s own attributes', async () => {
+    const party = at('Fay.party.json');
+    const done = await runCliConversation(
+      ['consensus', 'interview', '--party', 'Fay', '--options', RECIPE, '--out', party],
+      env,
+      [
+        [/1\/6 /, ''],
+        [/2\/6 /, 'A cost over 80 is unacceptable.'],
+        [/3\/6 /, 'Less impact is fine.'],
+        [/4\/6 /, ''],
+        [/5\/6 /, ''],
+        [/6\/6 /, ''],
+        [/q1: answer with a rule/, 'impact is fine'],
+        [/q1: answer with a rule/, 'impact >= 5'],
+        [/Change anything\?/, ''],
+        [/type the id of every red line \(h1, h2\)/, 'h1 h2'],
+      ],
+    );
+    expect(done.code, done.stdout).toBe(0);
+    const screen = done.stdout.replace(/\r/g, '');
+    expect(screen).toMatch(/q1 You mention impact \("less impact is fine"\), but no limit/);
+    // The committee's options have impact, cost, novelty and reviewed: every example uses them.
+    expect(screen).toContain(
+      'q1: answer with a rule (like impact <= 6, reviewed == true, prefer lower impact), or "skip"',
+    );
+    expect(screen).toContain(
+      'could not read the rule "impact is fine": write it like impact <= 6; reviewed == true;',
+    );
+    expect(screen).toContain('(a RULE is like impact <= 6, reviewed == true, prefer lower impact)');
+    expect(screen).not.toMatch(/price|venue|seats/);
+    expect(JSON.parse(readFileSync(party, 'utf8')).hard).toEqual([
+      { attr: 'cost', op: '<=', value: 80 },
+      { attr: 'impact', op: '>=', value: 5 },
     ]);
   });
 

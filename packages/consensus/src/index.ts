@@ -97,6 +97,7 @@ export {
   type ParsedRule,
   parseRule,
   RULE_EXAMPLES,
+  ruleExamples,
   termRule,
 } from './elicit/rule-text.js';
 export {

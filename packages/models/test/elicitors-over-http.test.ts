@@ -268,14 +268,28 @@ describe.each(['openai', 'anthropic'] as const)('the %s API shape over HTTP', (s
     expect(error.message).toMatch(/is not JSON/);
   });
 
-  it('malformed JSON is one clear error', async () => {
+  it('malformed JSON, in the body or in the draft it carries, is one clear error', async () => {
+    const cut = '{"hard": [{"attr": "cost", "op": "<=", "value": 700,';
     server.queue(
+      { body: shape === 'openai' ? '{"id": "chatcmpl-1", "choices": [' : '{"content": [' },
       shape === 'openai'
-        ? { body: chatCompletion('{"hard": [{"attr": "cost",') }
-        : { body: '{"content": [' },
+        ? { body: chatCompletion(cut) }
+        : // A model that answered in text instead of calling the tool.
+          {
+            body: {
+              type: 'message',
+              role: 'assistant',
+              content: [{ type: 'text', text: cut }],
+              stop_reason: 'end_turn',
+            },
+          },
     );
-    const error = await failure(draft(shape));
-    expect(error.kind).toBe('bad_reply');
+    const body = await failure(draft(shape));
+    expect(body.kind).toBe('bad_reply');
+    expect(body.message).toMatch(/the reply body is not JSON/);
+    const carried = await failure(draft(shape));
+    expect(carried.kind).toBe('bad_reply');
+    expect(carried.message).toMatch(/the model's draft is not JSON/);
   });
 
   it('a 10 MB reply is cut at the cap while it streams, not retried, and the next call works', async () => {

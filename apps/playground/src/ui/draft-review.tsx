@@ -181,8 +181,9 @@ function Question(props: {
 
 /**
  * The draft as rules the person reads: red lines and preferences with the answers they came
- * from, questions back, what was proposed but not used; drop, fix, add; then confirmation by
- * ticking every red line of this exact version.
+ * from, the claims that may be shared (each can be dropped: the party file records them), questions
+ * back, what was proposed but not used; drop, fix, add; then confirmation by ticking every red
+ * line of this exact version.
  */
 export function DraftReview(props: Props) {
   const { draft } = props;
@@ -234,6 +235,27 @@ export function DraftReview(props: Props) {
           />
         ))}
       </ul>
+      {draft.claims.length > 0 && (
+        <>
+          <h4>May be shared with the others: drop any you would not share</h4>
+          <ul class="rules claims">
+            {draft.claims.map((claim, i) => (
+              <li key={`${draft.version}-c${i + 1}`} class="rule" data-id={`c${i + 1}`}>
+                <span class="rule-text">{safeText(claim)}</span>
+                <div class="rule-actions">
+                  <button
+                    type="button"
+                    aria-label={`Drop claim c${i + 1}`}
+                    onClick={() => setProblem(props.revise({ op: 'remove_claim', claim }))}
+                  >
+                    Drop
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {draft.clarifications.length > 0 && (
         <>
           <h4>Questions back to you</h4>

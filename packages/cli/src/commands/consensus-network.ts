@@ -57,7 +57,7 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .requiredOption('--options <file>', 'the options the draft is checked against')
     .option(
       '--answer <q=rule>',
-      "answer a question with a rule, or skip it: q1='seats >= 30'",
+      "answer a question with a rule, or skip it: q1='cost <= 60'",
       collect,
     )
     .option('--drop <id>', 'drop an item or a question', collect)
@@ -66,7 +66,9 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .option('--out <file>', 'write the new draft here (default: over the draft file)')
     .action(
       cli.act((draft: string, flags: ReviseFlags) =>
-        import('../consensus/revise-command.js').then((m) => m.runRevise(cli.ctx, draft, flags)),
+        import('../consensus/revise-command.js').then((m) =>
+          m.runRevise(cli.ctx, cli.self, draft, flags),
+        ),
       ),
     );
   group

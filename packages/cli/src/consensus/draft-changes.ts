@@ -8,9 +8,9 @@ import {
 
 /**
  * The engine's changes for what a person says about their draft, at the terminal or in flags:
- * `drop h2` (an item or a question), `fix h1 RULE`, `add RULE`, and the answer to a question
- * (`q1 RULE`, or `q1 skip`). A fixed item that changes kind is reclassified with the new form
- * the person wrote; ElicitError when the words say none of these.
+ * `drop h2` (an item, a question, or a claim: c1), `fix h1 RULE`, `add RULE`, and the answer to
+ * a question (`q1 RULE`, or `q1 skip`). A fixed item that changes kind is reclassified with the
+ * new form the person wrote; ElicitError when the words say none of these.
  */
 export function changeFor(
   words: {
@@ -22,6 +22,9 @@ export function changeFor(
   catalog: AttributeCatalog,
 ): Change {
   const id = words.id ?? '';
+  // Claims have no ids of their own: c1 is the first as shown (draftLines).
+  const claimAt = /^c([1-9][0-9]*)$/.exec(id);
+  const claim = claimAt === null ? undefined : draft.claims[Number(claimAt[1]) - 1];
   const isQuestion = draft.clarifications.some((q) => q.id === id);
   const isItem = draft.hard.some((h) => h.id === id) || draft.utility.some((s) => s.id === id);
   if (words.verb === 'add') {
@@ -33,6 +36,7 @@ export function changeFor(
   if (words.verb === 'drop') {
     if (isQuestion) return { op: 'resolve', item_id: id, drop: true };
     if (isItem) return { op: 'remove', item_id: id };
+    if (claim !== undefined) return { op: 'remove_claim', claim };
     throw new ElicitError('bad_change', `there is no ${JSON.stringify(id.slice(0, 20))} to drop`);
   }
   if (words.verb === 'answer' || isQuestion) {
@@ -51,7 +55,9 @@ export function changeFor(
   if (!isItem)
     throw new ElicitError(
       'bad_change',
-      `there is no item ${JSON.stringify(id.slice(0, 20))} to fix`,
+      claim === undefined
+        ? `there is no item ${JSON.stringify(id.slice(0, 20))} to fix`
+        : `a claim is kept as said or dropped (drop ${id}), not fixed`,
     );
   const rule = parseRule(words.rule ?? '', catalog);
   const wasHard = id.startsWith('h');

@@ -31,8 +31,8 @@ export function draftLines(draft: SheetDraft): string[] {
   if (draft.utility.length === 0) lines.push('  (none)');
   for (const s of draft.utility) lines.push(`  ${softLine(s)}`, ...from(s.source));
   if (draft.claims.length > 0) {
-    lines.push('', 'May be shared with the others:');
-    for (const c of draft.claims) lines.push(`  - ${safeText(c)}`);
+    lines.push('', 'May be shared with the others (drop any you would not share):');
+    for (const [i, c] of draft.claims.entries()) lines.push(`  c${i + 1} ${safeText(c)}`);
   }
   if (draft.clarifications.length > 0) {
     lines.push('', 'Questions (answer or skip each before you confirm):');

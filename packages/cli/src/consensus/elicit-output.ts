@@ -55,3 +55,46 @@ export function writePartyFile(
     `serve it to a decision: ${commandLine([...self, 'consensus', 'delegate', '--party-file', path])}\n`,
   );
 }
+
+/**
+ * What to run next on a kept draft: with questions open, the revise that answers them (each
+ * answer makes a new version, so no confirm command is shown yet); with none, the confirm
+ * command for exactly this version.
+ */
+export function nextStepHint(
+  self: readonly string[],
+  at: {
+    readonly draftFile: string;
+    readonly optionsFile: string;
+    readonly partyFile: string;
+    readonly draft: SheetDraft;
+  },
+): string {
+  const { draft } = at;
+  if (draft.clarifications.length > 0) {
+    const revise = commandLine([
+      ...self,
+      'consensus',
+      'revise',
+      at.draftFile,
+      '--options',
+      at.optionsFile,
+    ]);
+    const ids = draft.clarifications.map((q) => q.id).join(', ');
+    const first = draft.clarifications[0]?.id as string;
+    return `First answer its questions (${ids}), one --answer each: ${revise} --answer ${first}='RULE' or --answer ${first}=skip; revise then prints the confirm command for the new version\n`;
+  }
+  const ids = draft.hard.map((h) => h.id).join(',');
+  const confirm = commandLine([
+    ...self,
+    'consensus',
+    'confirm',
+    at.draftFile,
+    ...(ids === '' ? [] : ['--hard', ids]),
+    '--version',
+    draft.version,
+    '--out',
+    at.partyFile,
+  ]);
+  return `Confirm it with:\n  ${confirm}\n`;
+}

@@ -13,10 +13,15 @@ import {
 import type { ModelFlags } from '@parley/models';
 import type { CliContext } from '../cli-context.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
-import { commandLine } from '../shell-quote.js';
 import { readPyJsonFile } from '../text-file.js';
 import { draftLines } from './draft-view.js';
-import { defaultPartyFile, elicitStep, writeDraftFile, writePartyFile } from './elicit-output.js';
+import {
+  defaultPartyFile,
+  elicitStep,
+  nextStepHint,
+  writeDraftFile,
+  writePartyFile,
+} from './elicit-output.js';
 import { chooseElicitor } from './elicitor-choice.js';
 import { askPrompts, reviewAtTerminal } from './interview-terminal.js';
 import { LineReader } from './line-reader.js';
@@ -55,6 +60,11 @@ export async function runInterview(
     }),
   );
   const interactive = flags.answers === undefined;
+  if (interactive && flags.json === true) {
+    throw new CliError(
+      '--json prints a draft made from --answers FILE without asking; at a terminal the interview asks instead, so leave --json out or pass --answers',
+    );
+  }
   if (interactive && !(process.stdin.isTTY === true && process.stdout.isTTY === true)) {
     throw new CliError(
       'parley consensus interview asks its questions at a terminal; without one, pass --answers FILE (a JSON object of prompt id -> your words)',
@@ -126,29 +136,11 @@ function confirmHint(self: readonly string[], flags: InterviewFlags, draft: Shee
   if (flags.draftOut === undefined) {
     return 'nothing is confirmed: keep the draft with --draft-out FILE, then confirm it with parley consensus confirm\n';
   }
-  const ids = draft.hard.map((h) => h.id).join(',');
-  const confirm = commandLine([
-    ...self,
-    'consensus',
-    'confirm',
-    flags.draftOut,
-    ...(ids === '' ? [] : ['--hard', ids]),
-    '--version',
-    draft.version,
-    '--out',
-    flags.out ?? defaultPartyFile(draft.participant),
-  ]);
-  const revise = commandLine([
-    ...self,
-    'consensus',
-    'revise',
-    flags.draftOut,
-    '--options',
-    flags.options,
-  ]);
-  const first =
-    draft.clarifications.length > 0
-      ? `First answer its questions (${revise} --answer q1='RULE' or --answer q1=skip), then confirm`
-      : 'Confirm it';
-  return `kept the draft in ${flags.draftOut} (mode 0600, with its token). ${first} with:\n  ${confirm}\n`;
+  const next = nextStepHint(self, {
+    draftFile: flags.draftOut,
+    optionsFile: flags.options,
+    partyFile: flags.out ?? defaultPartyFile(draft.participant),
+    draft,
+  });
+  return `kept the draft in ${flags.draftOut} (mode 0600, with its token). ${next}`;
 }

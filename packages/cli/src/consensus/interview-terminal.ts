@@ -5,9 +5,9 @@ import {
   ElicitError,
   type Interview,
   PROMPTS,
-  RULE_EXAMPLES,
   recordAnswer,
   reviseSheet,
+  ruleExamples,
   type SheetDraft,
 } from '@parley/consensus';
 import type { CliContext } from '../cli-context.js';
@@ -66,11 +66,13 @@ export async function reviewAtTerminal(
     );
   };
   const show = (): void => ctx.out(`\n${draftLines(draft).join('\n')}\n`);
+  // Examples in the case's own attributes: never one the options do not have.
+  const examples = ruleExamples(options.catalog).join(', ');
   if (draft.clarifications.length > 0) show();
   while (draft.clarifications.length > 0) {
     const question = draft.clarifications[0] as SheetDraft['clarifications'][number];
     const line = await reader.ask(
-      `\n${question.id}: answer with a rule (${RULE_EXAMPLES}), or "skip"\n> `,
+      `\n${question.id}: answer with a rule (like ${examples}), or "skip"\n> `,
     );
     if (line === null) return { kind: 'stopped', draft };
     try {
@@ -89,7 +91,7 @@ export async function reviewAtTerminal(
   for (;;) {
     show();
     const line = await reader.ask(
-      '\nChange anything? "drop h2", "fix h1 cost <= 650", "add seats >= 30"; Enter when it is right\n> ',
+      `\nChange anything? "drop ID", "fix ID RULE" or "add RULE" (a RULE is like ${examples}); Enter when it is right\n> `,
     );
     if (line === null) return { kind: 'stopped', draft };
     if (line === '') break;

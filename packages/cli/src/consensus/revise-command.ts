@@ -4,7 +4,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import { readTextFile } from '../text-file.js';
 import { changeFor } from './draft-changes.js';
 import { draftLines } from './draft-view.js';
-import { elicitStep, writeDraftFile } from './elicit-output.js';
+import { defaultPartyFile, elicitStep, nextStepHint, writeDraftFile } from './elicit-output.js';
 import { readOptionsFile } from './options-file.js';
 
 export type ReviseFlags = {
@@ -19,10 +19,12 @@ export type ReviseFlags = {
 /**
  * `parley consensus revise DRAFT --options FILE [--answer q1=RULE|skip] [--drop ID] [--fix
  * ID=RULE] [--add RULE]`: changes a kept draft the way the terminal does (checked against the
- * options), writes the new draft (a new version) over DRAFT or to --out, and prints it.
+ * options), writes the new draft (a new version) over DRAFT or to --out, prints it, and says
+ * what to run next: the confirm command for exactly that version once no question is open.
  */
 export async function runRevise(
   ctx: CliContext,
+  self: readonly string[],
   path: string,
   flags: ReviseFlags,
 ): Promise<ExitCode> {
@@ -56,5 +58,13 @@ export async function runRevise(
   writeDraftFile(out, current);
   ctx.out(`${draftLines(current).join('\n')}\n`);
   ctx.err(`wrote the revised draft to ${out} (mode 0600): version ${current.version}\n`);
+  ctx.err(
+    nextStepHint(self, {
+      draftFile: out,
+      optionsFile: flags.options,
+      partyFile: defaultPartyFile(current.participant),
+      draft: current,
+    }),
+  );
   return EXIT.ok;
 }

@@ -23,6 +23,16 @@ describe('decideCommand', () => {
     for (const owner of ['Compliance', 'Risk', 'Business']) expect(out.stdout).not.toContain(owner);
   });
 
+  it('counts in words that agree with the number: 1 option, 1 party', () => {
+    const spec = JSON.stringify({
+      title: 'one of each',
+      options: [{ id: 'a', cost: 1 }],
+      parties: [{ owner: 'P', hard: [], utility: [] }],
+    });
+    expect(decideCommand(spec).stdout).toContain('1 option, 1 party, 0 blocked by a red line.');
+    expect(decideCommand(KYC).stdout).toMatch(/\d+ options, 3 parties, \d+ blocked/);
+  });
+
   it('never shows a red line, in either form', () => {
     const spec = JSON.stringify({
       title: 'secret limits',

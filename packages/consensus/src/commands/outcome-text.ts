@@ -31,7 +31,7 @@ export function outcomeLines(
   const blocked = entries.filter((e) => standingOf(e.verdicts) === null).length;
   lines.push(
     '',
-    `${entries.length} options, ${parties} parties, ${blocked} blocked by a red line.`,
+    `${count(entries.length, 'option')}, ${count(parties, 'party', 'parties')}, ${blocked} blocked by a red line.`,
     'Max-min over the options acceptable to everyone (highest lowest score wins, total breaks ties):',
   );
   entries.forEach((e, i) => {
@@ -44,4 +44,9 @@ export function outcomeLines(
     lines.push(`  ${label}  ${row}${i === chosen ? '   <- decision' : ''}`);
   });
   return lines;
+}
+
+/** `1 party`, `4 parties`. */
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -5,6 +5,7 @@ import { readParty } from '../spec/read-spec.js';
 import { partyToDict } from '../spec/write-spec.js';
 import { confirmSheet, sheetToParty } from './confirm.js';
 import { draftSheet, type SheetDraft } from './draft.js';
+import { isPlainData } from './plain-data.js';
 import { reopenSheet, reviseSheet } from './revise.js';
 
 const BASIC = {
@@ -35,6 +36,23 @@ describe('red-line confirmation (03-private-elicitation, Flow 4)', () => {
       partySheet(party).evaluate({ price, warranty_months: 12 }).feasible;
     expect(evaluate(1200)).toBe(false);
     expect(evaluate(800)).toBe(true);
+  });
+
+  it("a confirmed sheet holds declarative plain data only, in the spec's own keys", async () => {
+    const draft = await draftOf();
+    const sheet = confirmSheet(draft, confirmation(draft));
+    for (const item of [...sheet.hard, ...sheet.utility]) expect(isPlainData(item)).toBe(true);
+    expect(sheet.hard.map((c) => Object.keys(c).sort())).toEqual([['attr', 'op', 'value']]);
+    expect(Object.keys(sheet.utility[0] ?? {}).sort()).toEqual([
+      'attr',
+      'direction',
+      'hi',
+      'lo',
+      'prefer',
+      'weight',
+    ]);
+    // The source of an item is the draft's business: it never reaches the party.
+    expect(JSON.stringify(partyToDict(sheetToParty(sheet)))).not.toContain('source');
   });
 
   it('needs every red line by id: none, some, extra or repeated ids are refused', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../test/fixtures/stub-elicitor.js';
 import { PyFloat } from '../py-json/value.js';
 import { attributeCatalog } from './attributes.js';
-import { constraintRule, parseRule, termRule } from './rule-text.js';
+import { constraintRule, parseRule, RULE_EXAMPLES, ruleExamples, termRule } from './rule-text.js';
 import { checkHard, checkSoft } from './validate-item.js';
 
 const catalog = attributeCatalog(OPTIONS);
@@ -57,10 +57,37 @@ describe('rules a person types', () => {
     });
   });
 
-  it('says how to write a rule it cannot read', () => {
+  it("says how to write a rule it cannot read, with the options' own attributes", () => {
     expect(() => parseRule('cheap please', catalog)).toThrow(
-      /could not read the rule "cheap please": write it like price <= 560/,
+      /could not read the rule "cheap please": write it like price <= 800; color != "blue"; /,
     );
+  });
+
+  it("shows examples that name only the options' attributes, each a valid rule for them", () => {
+    const committee = attributeCatalog([
+      { id: 'a', cost: 20, reviewed: true, 'lead time': 3, kind: 'grant' },
+      { id: 'b', cost: 90, reviewed: false, 'lead time': 5, kind: 'loan' },
+      { id: 'c', cost: 60, reviewed: true, 'lead time': 1, kind: 'grant' },
+    ]);
+    expect(ruleExamples(committee)).toEqual([
+      'cost <= 60',
+      'kind != "grant"',
+      'reviewed == true',
+      'prefer lower cost',
+      'prefer kind == "grant" weight 2',
+    ]);
+    for (const options of [catalog, committee]) {
+      for (const text of ruleExamples(options)) {
+        const rule = parseRule(text, options);
+        const checked =
+          rule.kind === 'hard'
+            ? checkHard(rule.raw, { catalog: options, answered: null })
+            : checkSoft(rule.raw, { catalog: options, answered: null });
+        expect(checked.kind, text).toBe('valid');
+      }
+    }
+    // Options with no attribute a rule can name: the generic examples.
+    expect(ruleExamples(attributeCatalog([{ id: 'a', 'two words': 1 }]))).toEqual([RULE_EXAMPLES]);
   });
 
   it('writes every item back as a rule that reads as the same item', () => {

@@ -1,18 +1,49 @@
 import { ElicitError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';
-import type { PyObject, PyValue } from '../py-json/value.js';
+import { type PyNumber, type PyObject, type PyValue, toFloat } from '../py-json/value.js';
 import type { Constraint, UtilityTerm } from '../spec/types.js';
-import type { AttributeCatalog } from './attributes.js';
+import { type AttributeCatalog, isNumeric } from './attributes.js';
 
 /** A rule a person typed, as the raw item it stands for (checked like any other item). */
 export type ParsedRule =
   | { readonly kind: 'hard'; readonly raw: PyObject }
   | { readonly kind: 'soft'; readonly raw: PyObject };
 
-/** How a rule is written, for help texts. */
+/** How a rule is written, for help texts that know no options. */
 export const RULE_EXAMPLES =
   'price <= 560, venue != "diner", day in mon, tue, prefer lower price, prefer venue == "garden" weight 2';
+
+/**
+ * Rules written with the case's own attributes and values, as a person would type them (`cost
+ * <= 60`, `reviewed == true`, `prefer lower cost`): each reads with `parseRule` and is valid
+ * for these options, so a person is never shown an attribute their case does not have.
+ * RULE_EXAMPLES when the options have no attribute to show.
+ */
+export function ruleExamples(catalog: AttributeCatalog): string[] {
+  // A rule names its attribute as one word (parseRule's grammar).
+  const infos = [...catalog.values()].filter((info) => /^[^\s"=<>!]+$/.test(info.name));
+  const numeric = infos.find((info) => isNumeric(info) && info.values.length > 0);
+  const text = infos.find(
+    (info) => info.kinds.length === 1 && info.kinds[0] === 'string' && info.values.length > 0,
+  );
+  const flag = infos.find(
+    (info) => info.kinds.length === 1 && info.kinds[0] === 'boolean' && info.values.length > 0,
+  );
+  const examples: string[] = [];
+  if (numeric !== undefined) {
+    const sorted = [...(numeric.values as PyNumber[])].sort((a, b) => toFloat(a) - toFloat(b));
+    const middle = sorted[Math.floor((sorted.length - 1) / 2)] as PyNumber;
+    examples.push(`${numeric.name} <= ${pyDumps(middle)}`);
+  }
+  if (text !== undefined) examples.push(`${text.name} != ${pyDumps(text.values[0] as PyValue)}`);
+  if (flag !== undefined) examples.push(`${flag.name} == ${pyDumps(flag.values[0] as PyValue)}`);
+  if (numeric !== undefined) examples.push(`prefer lower ${numeric.name}`);
+  if (text !== undefined) {
+    examples.push(`prefer ${text.name} == ${pyDumps(text.values[0] as PyValue)} weight 2`);
+  }
+  return examples.length === 0 ? [RULE_EXAMPLES] : examples;
+}
 
 const HARD = /^(\S+?)\s*(==|!=|<=|>=|<|>|=)\s*(.+)$/;
 const MEMBERSHIP = /^(\S+)\s+(not in|not_in|in)\s+(.+)$/i;
@@ -73,7 +104,7 @@ export function parseRule(text: string, catalog: AttributeCatalog): ParsedRule {
   }
   throw new ElicitError(
     'bad_change',
-    `could not read the rule ${JSON.stringify(text.slice(0, 60))}: write it like ${RULE_EXAMPLES}`,
+    `could not read the rule ${JSON.stringify(text.slice(0, 60))}: write it like ${ruleExamples(catalog).join('; ')}`,
   );
 }
 
