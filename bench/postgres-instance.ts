@@ -32,6 +32,8 @@ const now = Number(env('PARLEY_BENCH_NOW'));
 const store = await PostgresStore.open(env('PARLEY_BENCH_DATABASE_URL'), {
   schema: env('PARLEY_BENCH_SCHEMA'),
   pool: { max: Number(env('PARLEY_BENCH_POOL')) },
+  // docs/extensions.md §E3: PARLEY_BENCH_AUDIT=off measures the store without its audit trail.
+  audit: process.env.PARLEY_BENCH_AUDIT !== 'off',
 });
 const principal = await keyPairFromSeed(new Uint8Array(32).fill(1));
 const service = benchService(store, principal, now);

@@ -6,7 +6,9 @@
  * against the raw limit measured in the same run: the same transaction (the commit row holding
  * its receipt, the conditional spend update) issued directly with `pg` at the same concurrency,
  * from this process. Two loads: every lane its own agent and grant (spend rows apart), and every
- * lane one agent (one hot spend row, which serializes commits). Nothing fails on a time.
+ * lane one agent (one hot spend row, which serializes commits). Beside them a third instance
+ * whose store keeps no §E3 audit trail (`audit: false`), so the trail's cost shows: its appends
+ * queue every instance's commits on the chain head's lock. Nothing fails on a time.
  *
  *   node --import tsx bench/postgres.bench.ts      (or: npm run bench -w @parley/store-postgres)
  *   PARLEY_BENCH_DATABASE_URL, BENCH_MS, BENCH_ROUNDS and BENCH_LANES change the defaults.
@@ -87,7 +89,8 @@ class Instance {
     child.on('message', (message) => this.#answer(message));
   }
 
-  static async start(): Promise<Instance> {
+  /** `audit` false: the instance's store keeps no §E3 trail (the trail's cost, measured). */
+  static async start(audit = true): Promise<Instance> {
     const child = fork(INSTANCE, [], {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       env: {
@@ -96,6 +99,7 @@ class Instance {
         PARLEY_BENCH_SCHEMA: SCHEMA,
         PARLEY_BENCH_POOL: String(LANES),
         PARLEY_BENCH_NOW: String(NOW),
+        PARLEY_BENCH_AUDIT: audit ? 'on' : 'off',
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -169,13 +173,18 @@ async function sampleReceipt(): Promise<string> {
   return JSON.stringify(reply.kind === 'RECEIPT' ? reply.receipt : null);
 }
 
-type Figures = { limit: number; one: number; two: number; store: number };
+type Figures = { limit: number; one: number; two: number; store: number; untrailed: number };
 
 /**
  * One load: `agents` agents (lane i is agent i mod agents) and as many spend rows for the raw
  * limit; the raw limit, one instance and two instances take turns.
  */
-async function load(name: string, agents: number, instances: Instance[]): Promise<Figures> {
+async function load(
+  name: string,
+  agents: number,
+  instances: Instance[],
+  untrailed: Instance,
+): Promise<Figures> {
   const blocks = range(agents).map((i) => `raw-${name}-${i}`);
   await createSpendRows(DATABASE_URL, SCHEMA, blocks);
   const raw = await rawCommits(DATABASE_URL, SCHEMA, LANES, await sampleReceipt(), PRICE);
@@ -192,13 +201,14 @@ async function load(name: string, agents: number, instances: Instance[]): Promis
     },
   );
   try {
-    const [limit = 0, one = 0, two = 0, store = 0] = await bestOf([
+    const [limit = 0, one = 0, two = 0, store = 0, bare = 0] = await bestOf([
       rawRound,
       commitRound(instances.slice(0, 1), agents),
       commitRound(instances, agents),
       commitRound(instances.slice(0, 1), agents, true),
+      commitRound([untrailed], agents),
     ]);
-    return { limit, one, two, store };
+    return { limit, one, two, store, untrailed: bare };
   } finally {
     await raw.close();
   }
@@ -225,9 +235,10 @@ async function serverSettings(): Promise<string> {
 // The first instance migrates the fresh schema; the second finds it ready.
 const first = await Instance.start();
 const instances = [first, await Instance.start()];
+const untrailed = await Instance.start(false);
 try {
-  const apart = await load('apart', LANES, instances);
-  const hot = await load('hot', 1, instances);
+  const apart = await load('apart', LANES, instances, untrailed);
+  const hot = await load('hot', 1, instances, untrailed);
   const cpu = cpus()[0]?.model ?? 'cpu';
   console.log(
     `@parley/store-postgres on node ${process.version}, ${cpu} x${cpus().length}, load ${loadavg()[0]?.toFixed(1)}`,
@@ -237,20 +248,20 @@ try {
     `best of ${ROUNDS} rounds × ${ROUND_MS} ms (wall), contenders taking turns; ${LANES} commits in flight, pools of ${LANES}; each instance a process\n`,
   );
   console.log(
-    '| load | raw limit (tx/s) | COMMIT, 1 instance | ratio | COMMIT, 2 instances | ratio | target | store steps alone, 1 instance | ratio |',
+    '| load | raw limit (tx/s) | COMMIT, 1 instance | ratio | COMMIT, 2 instances | ratio | target | store steps alone, 1 instance | ratio | COMMIT, 1 instance, no §E3 trail | trail / no trail |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const rows: [string, Figures][] = [
     [`${LANES} agents, a spend row each`, apart],
     ['1 agent, one spend row for all', hot],
   ];
   for (const [what, f] of rows) {
     console.log(
-      `| ${what} | ${fmt(f.limit)} | ${fmt(f.one)} | ${ratio(f.one, f.limit)} | ${fmt(f.two)} | ${ratio(f.two, f.limit)} | ≥ ${TARGET} | ${fmt(f.store)} | ${ratio(f.store, f.limit)} |`,
+      `| ${what} | ${fmt(f.limit)} | ${fmt(f.one)} | ${ratio(f.one, f.limit)} | ${fmt(f.two)} | ${ratio(f.two, f.limit)} | ≥ ${TARGET} | ${fmt(f.store)} | ${ratio(f.store, f.limit)} | ${fmt(f.untrailed)} | ${ratio(f.one, f.untrailed)} |`,
     );
   }
 } finally {
-  for (const instance of instances) await instance.close();
+  for (const instance of [...instances, untrailed]) await instance.close();
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);

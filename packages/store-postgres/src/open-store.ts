@@ -79,5 +79,6 @@ async function openSqlite(folder: string, options: OpenStoreOptions): Promise<Sq
   return new SqliteStore({
     folder,
     ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
   });
 }

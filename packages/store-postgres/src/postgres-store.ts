@@ -69,6 +69,13 @@ export type PostgresStoreOptions = {
    * release's list to run "the new version" beside this one (migrations.ts, expand/contract).
    */
   migrations?: readonly Migration[];
+  /**
+   * docs/extensions.md §E3: append to the audit trail (default true). Off, no row is appended and
+   * the chain head is never locked: every instance's appends queue on that one lock until their
+   * COMMIT, so the trail bounds a fleet's commits a second (docs/scaling.md); a service that
+   * announces `audit` needs it on.
+   */
+  audit?: boolean;
 };
 
 type CountRow = { n: number };
@@ -85,13 +92,16 @@ export class PostgresStore implements Store {
   readonly #ownsPool: boolean;
   readonly #sql: Statements;
   readonly #proposals = new ProposalCache();
+  /** §E3: whether steps append to the audit trail. */
+  readonly #audits: boolean;
   #closed = false;
   readonly data: DataAccess;
   /** The schema this store lives in. */
   readonly schema: string;
 
-  private constructor(pool: pg.Pool, ownsPool: boolean, schema: SchemaName) {
+  private constructor(pool: pg.Pool, ownsPool: boolean, schema: SchemaName, audits: boolean) {
     this.#pool = pool;
+    this.#audits = audits;
     this.#ownsPool = ownsPool;
     this.#sql = statementsFor(schema);
     this.data = poolData(pool, this.#sql);
@@ -126,7 +136,7 @@ export class PostgresStore implements Store {
       if (ownsPool) await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, ownsPool, schema);
+    return new PostgresStore(pool, ownsPool, schema, options.audit ?? true);
   }
 
   #run<R extends pg.QueryResultRow>(statement: Statements[keyof Statements], values: unknown[]) {
@@ -209,9 +219,14 @@ export class PostgresStore implements Store {
       if (parties === undefined) {
         throw new StoreError('missing_record', `no commit record of ${proposalId} is applying`);
       }
-      await this.#finishAppending(session, commitEntries(receipt, parties, note));
+      await this.#finishAppending(session, this.#kept(commitEntries(receipt, parties, note)));
       return { value: undefined, keep: true };
     });
+  }
+
+  /** §E3: the rows to append, none when this store keeps no trail (`audit: false`). */
+  #kept(entries: readonly AuditEntry[]): readonly AuditEntry[] {
+    return this.#audits ? entries : [];
   }
 
   /** §E3: `entries` appended by the transaction's last statement, with COMMIT. */
@@ -220,7 +235,7 @@ export class PostgresStore implements Store {
   }
 
   async abandonCommit(proposalId: string, note?: AuditNote): Promise<void> {
-    const entries = abandonEntries('commit', proposalId, note);
+    const entries = this.#kept(abandonEntries('commit', proposalId, note));
     if (entries.length === 0) {
       await this.#run<CountRow>(this.#sql.abandonCommit, [proposalId]);
       return;
@@ -262,7 +277,7 @@ export class PostgresStore implements Store {
             JSON.stringify(receipt),
             receipt.id,
             JSON.stringify(action),
-            ...auditValues(commitEntries(receipt, start, note)),
+            ...auditValues(this.#kept(commitEntries(receipt, start, note))),
           ]);
         } catch (error) {
           if (sqlState(error) !== OVER_LIMIT_SQLSTATE) throw error;
@@ -347,11 +362,14 @@ export class PostgresStore implements Store {
     if (parties === undefined) {
       throw new StoreError('missing_record', `no receipt ${receiptId} is undoing`);
     }
-    await this.#finishAppending(session, undoEntries(receiptId, reversal, parties, note));
+    await this.#finishAppending(
+      session,
+      this.#kept(undoEntries(receiptId, reversal, parties, note)),
+    );
   }
 
   async abandonUndo(receiptId: string, note?: AuditNote): Promise<void> {
-    const entries = abandonEntries('undo', receiptId, note);
+    const entries = this.#kept(abandonEntries('undo', receiptId, note));
     if (entries.length === 0) {
       await this.#run(this.#sql.abandonUndo, [receiptId]);
       return;
@@ -436,7 +454,7 @@ export class PostgresStore implements Store {
       );
       if (row === undefined) return { value: record, keep: false };
       if (!row.added) return { value: revocationOf(row), keep: false };
-      await this.#finishAppending(session, [revocationEntry(record, keptAt)]);
+      await this.#finishAppending(session, this.#kept([revocationEntry(record, keptAt)]));
       return { value: revocationOf(row), keep: true };
     });
   }

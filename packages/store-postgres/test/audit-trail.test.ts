@@ -103,4 +103,32 @@ describe('§E3 audit trail across instances (PostgreSQL)', () => {
       await Promise.all([a.close(), b.close()]);
     }
   });
+
+  it('a store opened with audit: false appends nothing and leaves the head alone', async () => {
+    const quiet = freshSchema();
+    const store = await PostgresStore.open(DATABASE_URL, { schema: quiet, audit: false });
+    try {
+      await store.putProposals([record('p_quiet')]);
+      await store.commitInTransaction(
+        { ...start('p_quiet'), consent: ['ed25519:boss'] },
+        async () => ({
+          receipt: receipt('p_quiet'),
+          action: null,
+        }),
+      );
+      await store.putRevocation({
+        target: 'block:q',
+        at: T0,
+        by: 'ed25519:boss',
+        revocation: null,
+      });
+      const trail = await store.readAudit();
+      expect(trail.rows).toEqual([]);
+      expect(trail.head.seq).toBe(0);
+      expect((await store.getCommit('p_quiet'))?.state).toBe('done');
+    } finally {
+      await store.close();
+      await dropSchema(quiet);
+    }
+  });
 });

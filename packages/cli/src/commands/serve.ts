@@ -137,7 +137,10 @@ export function registerServe(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       'do not accept revocations (REVOKE is then an unknown verb, as in v1)',
     )
     .option('--no-approvals', 'refuse approvals caveats, as a v1 service does (§6.3)')
-    .option('--no-audit', 'do not announce the audit trail the store keeps (§E3) in the BRIEF')
+    .option(
+      '--no-audit',
+      'keep no audit trail (§E3) and do not announce one: on PostgreSQL every instance queues on the trail to commit (docs/scaling.md)',
+    )
     .option('--upstream <url>', "with openapi: the API's base URL (default: the document's server)")
     .option(
       '--auth-env <var>',

@@ -67,7 +67,10 @@ export type RunOptions<Trust extends ServiceOptions['trust'] = ServiceOptions['t
   revocation?: boolean;
   /** docs/extensions.md §E4: honour approvals caveats. */
   approvals?: boolean;
-  /** docs/extensions.md §E3: announce the audit trail the store keeps. */
+  /**
+   * docs/extensions.md §E3: true announces the audit trail the store keeps; false keeps none
+   * (no row appended, no chain head locked); absent keeps it unannounced.
+   */
   audit?: boolean;
 };
 
@@ -100,7 +103,7 @@ export async function runService<Trust extends ServiceOptions['trust']>(
   name?: string,
 ): Promise<RunningService> {
   const { trust } = options;
-  const opened = await openServiceStore(label, options.store);
+  const opened = await openServiceStore(label, options.store, false, options.audit !== false);
   const store = options.sweep === false ? sweepless(opened) : opened;
   const report = (message: string, error: unknown): void =>
     options.log(`[${name ?? label}] ${message}: ${reasonOf(error)}`);

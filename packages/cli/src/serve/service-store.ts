@@ -6,15 +6,16 @@ import { reasonOf } from '../home/parley-home.js';
 /**
  * The store at `location` (a SQLite data folder, or a postgres:// URL), or a one-sentence CliError
  * naming it without its password. With `existing`, a store that was never made is refused, not
- * created (an operator's command reading one).
+ * created (an operator's command reading one). `audit` false: the store keeps no §E3 trail.
  */
 export async function openServiceStore(
   label: string,
   location: string,
   existing = false,
+  audit = true,
 ): Promise<Store> {
   try {
-    return await openStore(location, { existing });
+    return await openStore(location, { existing, audit });
   } catch (error) {
     if (error instanceof StoreError && error.reason === 'no_store') {
       throw new CliError(
