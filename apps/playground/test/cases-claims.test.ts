@@ -4,7 +4,8 @@
  * one over real HTTP on 127.0.0.1): the claims the model extracted from the answers are shown,
  * and one the person would not share is dropped before confirming (03-private-elicitation:
  * every extracted item can be removed). The confirmed sheet holds the kept claim only. Also:
- * the rule examples name the case's own attributes. Screenshots at 1280 and 390 px go to
+ * what the model proposed that names nothing in the options is shown as not used, and the rule
+ * examples name the case's own attributes. Screenshots at 1280 and 390 px go to
  * test/output/cases-claims-*.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -28,7 +29,10 @@ function fakeModel(): Server {
     request.on('end', () => {
       const draft = {
         claims: [KEPT, DROPPED],
-        hard: [{ attr: 'rent', op: '<=', value: 1000, source_prompt_id: 'unacceptable' }],
+        hard: [
+          { attr: 'rent', op: '<=', value: 1000, source_prompt_id: 'unacceptable' },
+          { attr: 'parking', op: '==', value: true, source_prompt_id: 'unacceptable' },
+        ],
         utility: [],
         unclear: [],
       };
@@ -113,6 +117,11 @@ describe('a party drops an extracted claim on the cases review screen', {
     await page.waitForSelector('.rules.claims li');
     const claims = page.locator('.rules.claims .rule-text');
     await expect(claims.allTextContents()).resolves.toEqual([KEPT, DROPPED]);
+    // What the model proposed that names nothing in the options is shown, never used.
+    await page.click('details.rejected summary');
+    await expect(page.locator('details.rejected li').allTextContents()).resolves.toEqual([
+      expect.stringContaining('parking'),
+    ]);
     expect(await axeViolations(page)).toEqual([]);
     await page.locator('.interview').screenshot({ path: `${OUTPUT}cases-claims-1280.png` });
     await page.setViewportSize({ width: 390, height: 860 });

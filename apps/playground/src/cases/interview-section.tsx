@@ -216,6 +216,20 @@ function DraftReview(props: {
           </ul>
         </>
       )}
+      {draft.rejected.length > 0 && (
+        <details class="rejected">
+          <summary>
+            {draft.rejected.length} proposed but not used (not valid; never part of your rules)
+          </summary>
+          <ul>
+            {draft.rejected.map((r, i) => (
+              <li key={`${draft.version}-r${i}`}>
+                {safeText(r.reason)} <code>{safeText(r.raw)}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <div class="confirm">
         <p class="small muted">
           Confirming makes these rules binding for this round. Only checked limits are confirmed;
