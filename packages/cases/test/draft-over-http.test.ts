@@ -111,6 +111,59 @@ describe("module 03: drafting a party's rules with a model over HTTP", () => {
     expect(benSees).not.toContain('1000 a month');
   });
 
+  it('a claim the model extracted is dropped by its party: gone from the next version and the sheet', async () => {
+    // 03-private-elicitation: every extracted item, a claim too, can be removed before
+    // confirming; the cases API takes the engine's own change (remove_claim) through `edit`.
+    const made = (await call(server.origin, 'cases', null, NEW_LEASE)).json();
+    const ana = made.links[0].link as string;
+    await call(server.origin, 'answer', ana, { prompt: 'unacceptable', text: 'Never above 1000.' });
+    const kept = 'We need to move in by June.';
+    const dropped = 'ANA-DROPPED-CLAIM my ceiling is really 1200.';
+    replies.push({
+      status: 200,
+      body: chatCompletion(
+        JSON.stringify({
+          claims: [kept, dropped],
+          hard: [{ attr: 'rent', op: '<=', value: 1000, source_prompt_id: 'unacceptable' }],
+          utility: [],
+          unclear: [],
+        }),
+      ),
+    });
+    const first = (await call(server.origin, 'draft', ana, {})).json().you.draft;
+    expect(first.claims).toEqual([kept, dropped]);
+    // A claim that is not in the draft is refused in one sentence, and nothing changes.
+    const wrong = await call(server.origin, 'edit', ana, {
+      ops: [{ op: 'remove_claim', claim: 'never said' }],
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json().message).toBe('no claim "never said" to remove');
+    const unchanged = (await call(server.origin, 'case', ana)).json().you.draft;
+    expect(unchanged.version).toBe(first.version);
+    const edited = await call(server.origin, 'edit', ana, {
+      ops: [{ op: 'remove_claim', claim: dropped }],
+    });
+    expect(edited.status).toBe(200);
+    const next = edited.json().you.draft;
+    expect(next.version).not.toBe(first.version);
+    expect(next.claims).toEqual([kept]);
+    expect(next.rendered).not.toContain('ANA-DROPPED-CLAIM');
+    const confirmed = await call(server.origin, 'confirm', ana, {
+      hard: next.hard.map((h: { id: string }) => h.id),
+      version: next.version,
+    });
+    expect(confirmed.status).toBe(200);
+    const you = confirmed.json().you;
+    expect(you.sheet).toBe('confirmed');
+    expect(you.sheet_confirmed.version).toBe(next.version);
+    expect(you.sheet_confirmed.rendered).toContain(kept);
+    expect(you.sheet_confirmed.rendered).not.toContain('ANA-DROPPED-CLAIM');
+    // The stored sheet itself (what the round is decided on) holds the kept claim only.
+    const record = await store.load(made.case as string);
+    const party = record?.shared.parties.find((p) => p.name === 'Ana')?.id as string;
+    expect(record?.privates[party]?.sheet?.claims).toEqual([kept]);
+  });
+
   it('a failing model is a 502 in one sentence that names no key', async () => {
     const made = (await call(server.origin, 'cases', null, NEW_LEASE)).json();
     const ana = made.links[0].link as string;

@@ -1,4 +1,10 @@
-import { attributeCatalog, type PyObject, parseRule } from '@parley/consensus';
+import {
+  attributeCatalog,
+  type PyObject,
+  parseRule,
+  ruleExamples,
+  safeText,
+} from '@parley/consensus';
 import { useState } from 'preact/hooks';
 import { type CaseView, callCase, type DraftShown } from './cases-client.js';
 
@@ -11,6 +17,7 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
   const [note, setNote] = useState<string | null>(null);
   const [rule, setRule] = useState('');
   const [busy, setBusy] = useState(false);
+  const catalog = attributeCatalog(view.options as PyObject[]);
   const run = async (route: string, body: unknown, done: string | null = null) => {
     // Saving an answer never disables the buttons: the blur that saves it comes just before the
     // click on one of them.
@@ -39,7 +46,7 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
   const addRule = async (event: Event) => {
     event.preventDefault();
     try {
-      const parsed = parseRule(rule, attributeCatalog(view.options as PyObject[]));
+      const parsed = parseRule(rule, catalog);
       const op =
         parsed.kind === 'hard'
           ? { op: 'add_hard', constraint: parsed.raw }
@@ -80,7 +87,8 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
       </div>
       <form class="add-rule" onSubmit={addRule}>
         <label for="rule-text">
-          Or write a rule yourself (for example: rent &lt;= 1000, or prefer lower rent 800..1100)
+          {/* The examples name this case's own attributes, never another case's. */}
+          Or write a rule yourself (for example: {ruleExamples(catalog).slice(0, 2).join(', or ')})
         </label>
         <div class="row">
           <input
@@ -165,6 +173,28 @@ function DraftReview(props: {
           </li>
         ))}
       </ul>
+      {draft.claims.length > 0 && (
+        <>
+          <h4>May be shared with the others: drop any you would not share</h4>
+          {/* 03-private-elicitation: every extracted item, a claim too, can be removed before
+              confirming; the engine's remove_claim names the claim by its text. */}
+          <ul class="rules claims">
+            {draft.claims.map((claim, i) => (
+              <li key={`${draft.version}-c${i + 1}`} data-id={`c${i + 1}`}>
+                <span class="rule-text">{safeText(claim)}</span>
+                <button
+                  type="button"
+                  class="link danger"
+                  aria-label={`Drop claim c${i + 1}`}
+                  onClick={() => run('edit', { ops: [{ op: 'remove_claim', claim }] })}
+                >
+                  Drop
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {draft.clarifications.length > 0 && (
         <>
           <h4>Questions back to you</h4>
@@ -185,6 +215,20 @@ function DraftReview(props: {
             ))}
           </ul>
         </>
+      )}
+      {draft.rejected.length > 0 && (
+        <details class="rejected">
+          <summary>
+            {draft.rejected.length} proposed but not used (not valid; never part of your rules)
+          </summary>
+          <ul>
+            {draft.rejected.map((r, i) => (
+              <li key={`${draft.version}-r${i}`}>
+                {safeText(r.reason)} <code>{safeText(r.raw)}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       <div class="confirm">
         <p class="small muted">
