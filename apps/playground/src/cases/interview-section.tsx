@@ -7,6 +7,7 @@ import {
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
 import { type CaseView, callCase, type DraftShown } from './cases-client.js';
+import { type Edit, ItemEditor, limitWords, preferenceWords, QuestionItem } from './draft-items.js';
 
 type Change = (view: CaseView) => void;
 
@@ -18,21 +19,28 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
   const [rule, setRule] = useState('');
   const [busy, setBusy] = useState(false);
   const catalog = attributeCatalog(view.options as PyObject[]);
-  const run = async (route: string, body: unknown, done: string | null = null) => {
+  /** Calls one route; the refusal's sentence, or null (the view is then the new one). */
+  const attempt = async (route: string, body: unknown, done: string | null = null) => {
     // Saving an answer never disables the buttons: the blur that saves it comes just before the
     // click on one of them.
     if (route !== 'answer') setBusy(true);
     try {
       onChange((await callCase(route, token, body)) as CaseView);
       setNote(done);
-      return true;
+      return null;
     } catch (error) {
-      setNote(error instanceof Error ? error.message : String(error));
-      return false;
+      return error instanceof Error ? error.message : String(error);
     } finally {
       if (route !== 'answer') setBusy(false);
     }
   };
+  const run = async (route: string, body: unknown, done: string | null = null) => {
+    const refused = await attempt(route, body, done);
+    if (refused !== null) setNote(refused);
+    return refused === null;
+  };
+  /** An edit of one item: its refusal is shown under that item, not in the note below. */
+  const edit: Edit = (ops, done) => attempt('edit', { ops }, done);
   /** Saves every answer typed but not yet saved, in order, then asks for the draft. */
   const draftFromAnswers = async () => {
     for (const p of you.prompts) {
@@ -101,7 +109,9 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
           </button>
         </div>
       </form>
-      {you.draft !== null && <DraftReview draft={you.draft} busy={busy} run={run} />}
+      {you.draft !== null && (
+        <DraftReview draft={you.draft} busy={busy} run={run} edit={edit} catalog={catalog} />
+      )}
       <p aria-live="polite" class="note">
         {note}
       </p>
@@ -113,12 +123,13 @@ function DraftReview(props: {
   draft: DraftShown;
   busy: boolean;
   run(route: string, body: unknown, done?: string | null): Promise<boolean>;
+  edit: Edit;
+  catalog: ReturnType<typeof attributeCatalog>;
 }) {
-  const { draft, run } = props;
+  const { draft, run, edit, catalog, busy } = props;
   const [checked, setChecked] = useState<Record<string, boolean>>({});
   const all = draft.hard.every((h) => checked[`${draft.version}:${h.id}`] === true);
-  const words = (c: DraftShown['hard'][number]['constraint']) =>
-    `${c.attr} ${c.op.replace('_', ' ')} ${JSON.stringify(c.value)}`;
+  const words = limitWords;
   return (
     <div class="draft">
       <h3>Your rules (draft)</h3>
@@ -126,7 +137,7 @@ function DraftReview(props: {
       {draft.hard.length === 0 && <p class="muted">No limits yet.</p>}
       <ul class="rules hard">
         {draft.hard.map((h) => (
-          <li key={h.id} data-id={h.id}>
+          <li key={`${draft.version}-${h.id}`} data-id={h.id}>
             <label class="check">
               <input
                 type="checkbox"
@@ -148,6 +159,7 @@ function DraftReview(props: {
             >
               Remove
             </button>
+            <ItemEditor item={h} catalog={catalog} busy={busy} edit={edit} />
           </li>
         ))}
       </ul>
@@ -155,13 +167,8 @@ function DraftReview(props: {
       {draft.utility.length === 0 && <p class="muted">No preferences yet.</p>}
       <ul class="rules soft">
         {draft.utility.map((s) => (
-          <li key={s.id} data-id={s.id}>
-            <span class="rule-text">
-              {s.term.prefer !== null
-                ? `prefer ${s.term.attr} ${JSON.stringify(s.term.prefer)}`
-                : `prefer ${s.term.direction} ${s.term.attr} (from ${s.term.lo} to ${s.term.hi})`}
-              , weight {s.term.weight}
-            </span>
+          <li key={`${draft.version}-${s.id}`} data-id={s.id}>
+            <span class="rule-text">{preferenceWords(s.term)}</span>
             <button
               type="button"
               class="link danger"
@@ -170,6 +177,7 @@ function DraftReview(props: {
             >
               Remove
             </button>
+            <ItemEditor item={s} catalog={catalog} busy={busy} edit={edit} />
           </li>
         ))}
       </ul>
@@ -197,21 +205,18 @@ function DraftReview(props: {
       )}
       {draft.clarifications.length > 0 && (
         <>
-          <h4>Questions back to you</h4>
+          <h4>Questions back to you: answer each with a rule, or skip it</h4>
+          {/* 03-private-elicitation: ambiguity is a question to its owner; the answer becomes a
+              rule through the engine's own resolve change. */}
           <ul class="questions">
             {draft.clarifications.map((q) => (
-              <li key={q.id} data-id={q.id}>
-                {q.question}{' '}
-                <button
-                  type="button"
-                  class="link"
-                  onClick={() =>
-                    run('edit', { ops: [{ op: 'resolve', item_id: q.id, drop: true }] })
-                  }
-                >
-                  Skip this question
-                </button>
-              </li>
+              <QuestionItem
+                key={`${draft.version}-${q.id}`}
+                question={q}
+                catalog={catalog}
+                busy={busy}
+                edit={edit}
+              />
             ))}
           </ul>
         </>
