@@ -127,7 +127,7 @@ export function ItemEditor(props: {
           <button
             type="button"
             class="link"
-            aria-label={`Make ${words} a ${other}`}
+            aria-label={`Make it a ${other}: ${words}`}
             onClick={() => open('reclassify')}
           >
             Make it a {other}
