@@ -8,6 +8,7 @@ import {
   termRule,
   type UtilityTerm,
 } from '@parley/consensus';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DraftShown } from './cases-client.js';
 
@@ -60,6 +61,8 @@ export function ItemEditor(props: {
   catalog: AttributeCatalog;
   busy: boolean;
   edit: Edit;
+  /** The item's other actions (Remove), shown beside Fix while no box is open. */
+  children?: ComponentChildren;
 }) {
   const { item, catalog } = props;
   const hard = 'constraint' in item;
@@ -132,6 +135,7 @@ export function ItemEditor(props: {
           >
             Make it a {other}
           </button>
+          {props.children}
         </span>
       ) : (
         <form

@@ -151,15 +151,16 @@ function DraftReview(props: {
               />
               <span class="rule-text">I confirm: {words(h.constraint)}</span>
             </label>
-            <button
-              type="button"
-              class="link danger"
-              aria-label={`Remove ${words(h.constraint)}`}
-              onClick={() => run('edit', { ops: [{ op: 'remove', item_id: h.id }] })}
-            >
-              Remove
-            </button>
-            <ItemEditor item={h} catalog={catalog} busy={busy} edit={edit} />
+            <ItemEditor item={h} catalog={catalog} busy={busy} edit={edit}>
+              <button
+                type="button"
+                class="link danger"
+                aria-label={`Remove ${words(h.constraint)}`}
+                onClick={() => run('edit', { ops: [{ op: 'remove', item_id: h.id }] })}
+              >
+                Remove
+              </button>
+            </ItemEditor>
           </li>
         ))}
       </ul>
@@ -169,15 +170,16 @@ function DraftReview(props: {
         {draft.utility.map((s) => (
           <li key={`${draft.version}-${s.id}`} data-id={s.id}>
             <span class="rule-text">{preferenceWords(s.term)}</span>
-            <button
-              type="button"
-              class="link danger"
-              aria-label={`Remove preference ${s.term.attr}`}
-              onClick={() => run('edit', { ops: [{ op: 'remove', item_id: s.id }] })}
-            >
-              Remove
-            </button>
-            <ItemEditor item={s} catalog={catalog} busy={busy} edit={edit} />
+            <ItemEditor item={s} catalog={catalog} busy={busy} edit={edit}>
+              <button
+                type="button"
+                class="link danger"
+                aria-label={`Remove preference ${s.term.attr}`}
+                onClick={() => run('edit', { ops: [{ op: 'remove', item_id: s.id }] })}
+              >
+                Remove
+              </button>
+            </ItemEditor>
           </li>
         ))}
       </ul>
