@@ -167,7 +167,11 @@ describe('a party fixes a limit and answers a question on the cases review scree
     }
     await page.click('button:has-text("Confirm my rules")');
     await page.waitForSelector('h2:has-text("Your rules are confirmed")');
+    // What was recorded is the text the person read (it opens "Sheet draft for Ana"); the
+    // line above it says it is the confirmed sheet.
+    await page.waitForSelector('p:has-text("Your confirmed sheet, exactly as you read it")');
     const sheet = (await page.locator('pre.own-rules').textContent()) ?? '';
+    expect(sheet).toMatch(/^Sheet draft for Ana, version [0-9a-f]{64}/);
     expect(sheet).toContain('must hold: rent <= 950');
     expect(sheet).toContain('must hold: weeks >= 4');
     expect(sheet).toContain('must hold: plan in ["A", "B"]');

@@ -42,6 +42,11 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
           <p>
             When everyone has confirmed, Parley looks for an option that crosses no one's limits.
           </p>
+          {/* 03-private-elicitation: confirmation records the rendering the person read, so it
+              is shown as recorded (it opens "Sheet draft for …"); this line says what it is. */}
+          <p class="small muted">
+            Your confirmed sheet, exactly as you read it when you confirmed:
+          </p>
           <pre class="own-rules">{you.sheet_confirmed?.rendered}</pre>
           <button
             type="button"
