@@ -107,10 +107,7 @@ export function ItemEditor(props: {
     }
     const field = asHard ? { constraint: parsed.raw } : { term: parsed.raw };
     const op = asHard === hard ? 'set' : 'reclassify';
-    const done =
-      op === 'set'
-        ? `Your ${kind} is changed.`
-        : `Your ${kind} is now a ${asHard ? 'limit' : other}.`;
+    const done = op === 'set' ? `Your ${kind} is changed.` : `Your ${kind} is now a ${other}.`;
     const refused = await props.edit([{ op, item_id: item.id, ...field }], done);
     setProblem(refused);
     if (refused === null) setMode(null);
