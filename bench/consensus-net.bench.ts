@@ -5,6 +5,12 @@
  * in their own processes answering the same bytes, with the same requests in flight; and (b) the
  * same decision in process, with and without the signing and checking. Nothing fails on a time.
  *
+ * The coordinator is a long-lived one, as the raw client is: it keeps its connections across
+ * decisions (one `DelegateConnections` passed to every `runAcrossDelegates`, as the raw client
+ * keeps its Agents), so neither side pays for connecting in a decision. Each decision still
+ * fetches the 5 cards, opens its own session and checks every verdict. `parley consensus run`,
+ * one decision per process, opens its connections and closes them at the end.
+ *
  *   node --import tsx bench/consensus-net.bench.ts
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -91,8 +97,9 @@ const urls = await Promise.all(
   }),
 );
 const addresses = urls.map((url) => ({ url, token: TOKEN }));
+const connections = new net.DelegateConnections();
 const decideAcross = async () => {
-  const outcome = await net.runAcrossDelegates(addresses, spec.options, { roster });
+  const outcome = await net.runAcrossDelegates(addresses, spec.options, { roster, connections });
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
   return outcome;
 };
@@ -270,6 +277,7 @@ if (onLinux) {
   );
 }
 
+connections.close();
 for (const agent of [...rawAgents, ...signedAgents]) agent.destroy();
 for (const child of children) child.kill('SIGTERM');
 rmSync(folder, { recursive: true, force: true });

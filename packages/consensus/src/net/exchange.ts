@@ -27,13 +27,17 @@ export function delegatePool(url: URL, sockets: number): HttpAgent {
 
 /**
  * Sends one request and reads the whole answer (at most MAX_ANSWER_BYTES) within `timeoutMs`.
- * A request that meets a kept-alive connection the delegate had just closed is sent once more on
- * a new one: it never reached the delegate (had it, a session would refuse the second ask as
- * already answered, and the run would fail rather than count an option twice).
+ * A request that meets a kept-alive connection the delegate had just closed is sent again: it
+ * never reached the delegate (had it, a session would refuse the second ask as already answered,
+ * and the run would fail rather than count an option twice). Each such try uses up one closed
+ * connection, so after as many tries as the pool holds connections the next one is new.
  */
 export async function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
-  const first = await attempt(url, request);
-  return first.retry ? (await attempt(url, request)).exchange : first.exchange;
+  const stale = Number.isFinite(request.agent.maxSockets) ? request.agent.maxSockets : 1;
+  for (let tries = 0; ; tries++) {
+    const sent = await attempt(url, request);
+    if (!sent.retry || tries >= stale) return sent.exchange;
+  }
 }
 
 function attempt(
