@@ -2,9 +2,12 @@
 
 const HEX = /^(?:[0-9a-f]{2})*$/;
 
+/** Each byte's two hex digits, looked up rather than formatted byte by byte. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
   let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) out += BYTE_HEX[bytes[i] as number];
   return out;
 }
 
