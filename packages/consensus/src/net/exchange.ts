@@ -46,8 +46,7 @@ function attempt(
 ): Promise<{ exchange: Exchange; retry: boolean }> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
-  if (payload !== undefined) headers['Content-Length'] = String(payload.length);
+  if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body, 'utf8'));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -93,7 +92,9 @@ function attempt(
         finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }),
       );
     });
-    req.end(payload);
+    // A string body goes out in one write with the headers (a Buffer would take a second one).
+    if (body === undefined) req.end();
+    else req.end(body, 'utf8');
   });
 }
 

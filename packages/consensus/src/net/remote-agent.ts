@@ -59,6 +59,8 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   #session: Session | undefined;
+  /** Each path's URL, read once: a decision posts 50 times to the same one. */
+  readonly #urls = new Map<string, URL>();
 
   private constructor(
     base: URL,
@@ -155,7 +157,12 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   }
 
   #post(path: string, body: PyValue): Promise<Exchange> {
-    return exchange(new URL(path.slice(1), this.#base), {
+    let url = this.#urls.get(path);
+    if (url === undefined) {
+      url = new URL(path.slice(1), this.#base);
+      this.#urls.set(path, url);
+    }
+    return exchange(url, {
       method: 'POST',
       body: wireText(body),
       token: this.#token,
