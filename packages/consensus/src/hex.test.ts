@@ -12,4 +12,20 @@ describe('lowercase hex, as the Python package writes keys, signatures and hashe
       }),
     );
   });
+
+  it('fromHex refuses what is not lowercase hex of whole bytes', () => {
+    for (const bad of ['a', 'AB', 'aG', 'g0', ' 0', '0x', 'ab ', '\u0660\u0661', 'zz']) {
+      expect(fromHex(bad)).toBeNull();
+    }
+    expect(fromHex('')).toEqual(new Uint8Array(0));
+    expect(fromHex('00ff7a')).toEqual(new Uint8Array([0, 255, 122]));
+  });
+
+  it('fromHex reads exactly the strings a lowercase-hex pattern accepts', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFgx-') }), (text) => {
+        expect(fromHex(text) !== null).toBe(/^(?:[0-9a-f]{2})*$/.test(text));
+      }),
+    );
+  });
 });

@@ -37,11 +37,28 @@ export async function verifyHex(
   message: Uint8Array,
   sigHex: string,
 ): Promise<boolean> {
-  const key = fromHex(pubkeyHex);
+  const key = keyBytes(pubkeyHex);
   const sig = fromHex(sigHex);
   if (key === null || sig === null || key.length !== 32 || sig.length !== 64) return false;
   return verifyMessage(key, message, sig);
 }
+
+/**
+ * The bytes of a hex public key, the same array each time for the same key: a checker meets a
+ * few keys over and over, and the crypto port keeps the key it built for an array it has seen.
+ */
+function keyBytes(pubkeyHex: string): Uint8Array | null {
+  const known = knownKeys.get(pubkeyHex);
+  if (known !== undefined) return known;
+  const bytes = fromHex(pubkeyHex);
+  if (bytes === null) return null;
+  if (knownKeys.size >= KNOWN_KEYS_LIMIT) knownKeys.clear();
+  knownKeys.set(pubkeyHex, bytes);
+  return bytes;
+}
+
+const KNOWN_KEYS_LIMIT = 1024;
+const knownKeys = new Map<string, Uint8Array>();
 
 /** An owner -> key map with every key in the lowercase hex form verdicts carry. */
 export function rosterHex(
