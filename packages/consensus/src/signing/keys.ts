@@ -1,8 +1,7 @@
 import {
-  decodeB64url,
+  cryptoPort,
   type KeyPair,
   parsePublicKey,
-  sign as signMessage,
   verify as verifyMessage,
 } from '@parley/protocol';
 import { ConsensusError } from '../errors.js';
@@ -28,7 +27,8 @@ export function publicKeyHex(key: KeyPair | Uint8Array | string): string {
 
 /** Ed25519 signature of `message` by `key`, in lowercase hex. */
 export async function signHex(key: KeyPair, message: Uint8Array): Promise<string> {
-  return toHex(decodeB64url(await signMessage(key, message)));
+  // The port's bytes, as `sign` makes them before it writes them in base64url.
+  return toHex(await cryptoPort().sign(key.seed, message));
 }
 
 /** Whether `sigHex` is `pubkeyHex`'s signature of `message`; malformed hex is simply invalid. */
