@@ -3,9 +3,9 @@ import { maskVerdict, type Verdict } from '../decision/verdict.js';
 import type { PyObject, PyValue } from '../py-json/value.js';
 import type { Evaluation, PreferenceSheet } from '../sheet/preference-sheet.js';
 import { publicKeyHex, signHex } from '../signing/keys.js';
-import { verdictPayload } from '../signing/payloads.js';
+import { optionPayloadText, verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
-import { hashOption } from '../signing/session-options.js';
+import { hashOption, hashOptionText } from '../signing/session-options.js';
 import {
   type AskRefusal,
   HeldSession,
@@ -156,7 +156,9 @@ export class Delegate {
    * makes the option a red line: the delegate cannot vouch for what it could not evaluate.
    */
   async consider(option: PyObject, nonce: string | null = null): Promise<Answer> {
-    const hash = hashOption(option);
+    // The option's canonical text is written once, for its hash and for the signed payload.
+    const text = payloadTextOf(option);
+    const hash = text === undefined ? hashOption(option) : hashOptionText(text);
     if (this.#allowed !== null && !this.#allowed.has(hash)) {
       return { ok: false, refusal: 'option_not_allowed' };
     }
@@ -170,10 +172,14 @@ export class Delegate {
       if (refused !== null) return { ok: false, refusal: refused };
       session = held.session;
     }
-    return { ok: true, verdict: await this.#verdict(option, session) };
+    return { ok: true, verdict: await this.#verdict(option, session, text) };
   }
 
-  async #verdict(option: PyObject, session: Session | undefined): Promise<Verdict> {
+  async #verdict(
+    option: PyObject,
+    session: Session | undefined,
+    text: string | undefined,
+  ): Promise<Verdict> {
     let evaluation: Evaluation;
     try {
       evaluation = this.#sheet.evaluate(option);
@@ -183,7 +189,20 @@ export class Delegate {
     }
     const verdict = maskVerdict(this.owner, evaluation);
     if (this.#key === null) return verdict;
-    const sig = await signHex(this.#key, verdictPayload(option, verdict, session));
+    const sig = await signHex(this.#key, verdictPayload(option, verdict, session, text));
     return { ...verdict, sig, pubkey_hex: this.pubkeyHex };
+  }
+}
+
+/**
+ * `optionPayloadText(option)`, which is also the text `hashOption` hashes; undefined for an
+ * option that cannot be written inside a payload, left to `hashOption` and `verdictPayload` to
+ * refuse as they do.
+ */
+function payloadTextOf(option: PyObject): string | undefined {
+  try {
+    return optionPayloadText(option);
+  } catch {
+    return undefined;
   }
 }

@@ -27,13 +27,17 @@ export function delegatePool(url: URL, sockets: number): HttpAgent {
 
 /**
  * Sends one request and reads the whole answer (at most MAX_ANSWER_BYTES) within `timeoutMs`.
- * A request that meets a kept-alive connection the delegate had just closed is sent once more on
- * a new one: it never reached the delegate (had it, a session would refuse the second ask as
- * already answered, and the run would fail rather than count an option twice).
+ * A request that meets a kept-alive connection the delegate had just closed is sent again: it
+ * never reached the delegate (had it, a session would refuse the second ask as already answered,
+ * and the run would fail rather than count an option twice). Each such try uses up one closed
+ * connection, so after as many tries as the pool holds connections the next one is new.
  */
 export async function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
-  const first = await attempt(url, request);
-  return first.retry ? (await attempt(url, request)).exchange : first.exchange;
+  const stale = Number.isFinite(request.agent.maxSockets) ? request.agent.maxSockets : 1;
+  for (let tries = 0; ; tries++) {
+    const sent = await attempt(url, request);
+    if (!sent.retry || tries >= stale) return sent.exchange;
+  }
 }
 
 function attempt(
@@ -42,8 +46,7 @@ function attempt(
 ): Promise<{ exchange: Exchange; retry: boolean }> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
-  if (payload !== undefined) headers['Content-Length'] = String(payload.length);
+  if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body, 'utf8'));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
@@ -89,7 +92,9 @@ function attempt(
         finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }),
       );
     });
-    req.end(payload);
+    // A string body goes out in one write with the headers (a Buffer would take a second one).
+    if (body === undefined) req.end();
+    else req.end(body, 'utf8');
   });
 }
 

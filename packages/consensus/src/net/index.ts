@@ -5,6 +5,7 @@ export {
   type Refusal,
   type SessionRefusal,
 } from './delegate.js';
+export { DelegateConnections } from './delegate-connections.js';
 export {
   DelegateError,
   type DelegateFailure,

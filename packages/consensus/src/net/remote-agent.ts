@@ -6,6 +6,7 @@ import { floatValue, getOwn, isPyObject, type PyObject, type PyValue } from '../
 import { verifyHex } from '../signing/keys.js';
 import { verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
+import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type FailureKind } from './delegate-failure.js';
 import { delegatePool, type Exchange, exchange } from './exchange.js';
 import {
@@ -25,6 +26,11 @@ export interface RemoteAgentOptions {
   readonly timeoutMs?: number;
   /** Connections to this delegate, so requests in flight at once (default 8). */
   readonly concurrency?: number;
+  /**
+   * Connections kept across decisions (see DelegateConnections): the agent takes its pool from
+   * them and leaves it open on `close()`. Without them it opens its own and closes them.
+   */
+  readonly connections?: DelegateConnections;
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -48,9 +54,13 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   readonly protocols: readonly string[];
   readonly #base: URL;
   readonly #pool: HttpAgent;
+  /** Whether the pool is this agent's own, closed with it (not one of DelegateConnections'). */
+  readonly #ownPool: boolean;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   #session: Session | undefined;
+  /** Each path's URL, read once: a decision posts 50 times to the same one. */
+  readonly #urls = new Map<string, URL>();
 
   private constructor(
     base: URL,
@@ -64,6 +74,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     this.pubkeyHex = card.pubkeyHex;
     this.protocols = card.protocols;
     this.#pool = pool;
+    this.#ownPool = options.connections === undefined;
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
@@ -80,7 +91,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
       throw failure(url, null, 'unreachable', 'is not an http:// or https:// URL');
     }
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    const pool = delegatePool(base, concurrency);
+    const pool = options.connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
     const shown = base.href.replace(/\/$/, '');
     const answer = await exchange(new URL(CARD_PATH.slice(1), base), {
       method: 'GET',
@@ -90,7 +101,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     });
     const card = readCard(okText(answer, shown, null, 'its card'));
     if (typeof card === 'string') {
-      pool.destroy();
+      if (options.connections === undefined) pool.destroy();
       throw failure(shown, null, 'malformed', `its card ${card}`);
     }
     return new RemoteAgent(base, card, pool, options);
@@ -140,13 +151,18 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     return verdict;
   }
 
-  /** Closes the kept-alive connections. */
+  /** Closes the kept-alive connections, unless they belong to DelegateConnections. */
   close(): void {
-    this.#pool.destroy();
+    if (this.#ownPool) this.#pool.destroy();
   }
 
   #post(path: string, body: PyValue): Promise<Exchange> {
-    return exchange(new URL(path.slice(1), this.#base), {
+    let url = this.#urls.get(path);
+    if (url === undefined) {
+      url = new URL(path.slice(1), this.#base);
+      this.#urls.set(path, url);
+    }
+    return exchange(url, {
       method: 'POST',
       body: wireText(body),
       token: this.#token,

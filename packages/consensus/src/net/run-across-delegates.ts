@@ -9,6 +9,7 @@ import { VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js
 import { createSession, type Session } from '../signing/session.js';
 import { hashOption } from '../signing/session-options.js';
 import { MAX_OPTIONS } from '../spec/limits.js';
+import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type DelegateFailure } from './delegate-failure.js';
 import {
   DEFAULT_CONCURRENCY,
@@ -53,6 +54,12 @@ export interface RunAcrossDelegatesOptions {
   readonly requireSession?: boolean | readonly string[];
   /** The `parley/0.2` session nonce (default: 32 fresh random bytes). */
   readonly nonce?: string;
+  /**
+   * Connections kept across decisions, for a coordinator that decides again and again: this run
+   * reuses them and leaves them open (see DelegateConnections). Without them the run opens its
+   * own and closes them when it ends.
+   */
+  readonly connections?: DelegateConnections;
   /** Told after each verdict arrives: how many of how many. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -115,6 +122,7 @@ export async function runAcrossDelegates(
   const agentOptions: RemoteAgentOptions = {
     ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
     ...(settings.concurrency === undefined ? {} : { concurrency: settings.concurrency }),
+    ...(settings.connections === undefined ? {} : { connections: settings.connections }),
   };
   const found = await Promise.allSettled(
     addresses.map((a) =>

@@ -192,8 +192,8 @@ class Reader {
   object(depth: number): PyValue {
     if (depth > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH} levels`);
     this.#at++;
-    // Duplicate keys keep the last value, as Python's dict does; defineProperty keeps
-    // "__proto__" an ordinary key.
+    // Duplicate keys keep the last value in the first one's place, as Python's dict does;
+    // defineProperty keeps "__proto__" an ordinary key (a plain store would set the prototype).
     const out: Record<string, PyValue> = {};
     this.skipSpace();
     if (this.#text[this.#at] === '}') {
@@ -209,12 +209,14 @@ class Reader {
       this.#at++;
       this.skipSpace();
       const value = this.value(depth);
-      Object.defineProperty(out, key, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else out[key] = value;
       this.skipSpace();
       const c = this.#text[this.#at++];
       if (c === '}') return out;

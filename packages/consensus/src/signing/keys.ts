@@ -1,8 +1,7 @@
 import {
-  decodeB64url,
+  cryptoPort,
   type KeyPair,
   parsePublicKey,
-  sign as signMessage,
   verify as verifyMessage,
 } from '@parley/protocol';
 import { ConsensusError } from '../errors.js';
@@ -28,7 +27,8 @@ export function publicKeyHex(key: KeyPair | Uint8Array | string): string {
 
 /** Ed25519 signature of `message` by `key`, in lowercase hex. */
 export async function signHex(key: KeyPair, message: Uint8Array): Promise<string> {
-  return toHex(decodeB64url(await signMessage(key, message)));
+  // The port's bytes, as `sign` makes them before it writes them in base64url.
+  return toHex(await cryptoPort().sign(key.seed, message));
 }
 
 /** Whether `sigHex` is `pubkeyHex`'s signature of `message`; malformed hex is simply invalid. */
@@ -37,11 +37,28 @@ export async function verifyHex(
   message: Uint8Array,
   sigHex: string,
 ): Promise<boolean> {
-  const key = fromHex(pubkeyHex);
+  const key = keyBytes(pubkeyHex);
   const sig = fromHex(sigHex);
   if (key === null || sig === null || key.length !== 32 || sig.length !== 64) return false;
   return verifyMessage(key, message, sig);
 }
+
+/**
+ * The bytes of a hex public key, the same array each time for the same key: a checker meets a
+ * few keys over and over, and the crypto port keeps the key it built for an array it has seen.
+ */
+function keyBytes(pubkeyHex: string): Uint8Array | null {
+  const known = knownKeys.get(pubkeyHex);
+  if (known !== undefined) return known;
+  const bytes = fromHex(pubkeyHex);
+  if (bytes === null) return null;
+  if (knownKeys.size >= KNOWN_KEYS_LIMIT) knownKeys.clear();
+  knownKeys.set(pubkeyHex, bytes);
+  return bytes;
+}
+
+const KNOWN_KEYS_LIMIT = 1024;
+const knownKeys = new Map<string, Uint8Array>();
 
 /** An owner -> key map with every key in the lowercase hex form verdicts carry. */
 export function rosterHex(

@@ -12,7 +12,12 @@ export const OPTION_HASH = /^[0-9a-f]{64}$/;
  * options by these hashes, so a delegate can fix them without being sent them all at once.
  */
 export function hashOption(option: PyValue): string {
-  return toHex(sha256(utf8(pyDumps(option))));
+  return hashOptionText(pyDumps(option));
+}
+
+/** `hashOption` of the option whose canonical text this is, for a caller that has written it. */
+export function hashOptionText(canonicalText: string): string {
+  return toHex(sha256(utf8(canonicalText)));
 }
 
 /**
