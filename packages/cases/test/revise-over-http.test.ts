@@ -7,22 +7,11 @@
  * new draft version holding the change, and the confirmed sheet holds it too; a bad change is
  * refused in one sentence and the draft stays as it was.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chatCompletion, modelConfigFrom, OpenAiElicitor } from '@parley/models';
+import { chatCompletion } from '@parley/models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CaseService,
-  casesApi,
-  KEY_FILE_NAME,
-  readOrCreateKeyFile,
-  SqliteCaseStore,
-} from '../src/index.js';
+import { type CasesWithModel, casesWithModel } from './cases-with-model.js';
 import { NEW_LEASE } from './fixture.js';
-import { call, serveHandler } from './serve-cases.js';
+import { call } from './serve-cases.js';
 
 /** What the model drafts for every party: a limit, a preference and one question back. */
 const DRAFTED = {
@@ -39,48 +28,25 @@ interface Draft {
   clarifications: { id: string }[];
 }
 
-let model: Server;
-let folder: string;
-let store: SqliteCaseStore;
-let server: { origin: string; close(): Promise<void> };
+let cases: CasesWithModel;
 
 beforeAll(async () => {
-  model = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(chatCompletion(JSON.stringify(DRAFTED))));
-    });
-  });
-  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  const port = (model.address() as AddressInfo).port;
-  const config = modelConfigFrom(
-    { provider: 'openai', model: 'test-model', baseUrl: `http://127.0.0.1:${port}/v1` },
-    { OPENAI_API_KEY: 'sk-test-revise-0123456789abcdef' },
+  cases = await casesWithModel(
+    () => ({ status: 200, body: chatCompletion(JSON.stringify(DRAFTED)) }),
+    'sk-test-revise-0123456789abcdef',
   );
-  if (config === null) throw new Error('no model config');
-  folder = mkdtempSync(join(tmpdir(), 'parley-cases-revise-'));
-  store = new SqliteCaseStore(folder, readOrCreateKeyFile(join(folder, KEY_FILE_NAME)));
-  const elicitor = new OpenAiElicitor({ ...config, timeoutMs: 5_000, maxRetries: 0 });
-  server = await serveHandler(casesApi(new CaseService({ store, elicitor })));
 });
 
 afterAll(async () => {
-  await server.close();
-  await store.close();
-  await new Promise<void>((resolve) => {
-    model.close(() => resolve());
-    model.closeAllConnections();
-  });
-  rmSync(folder, { recursive: true, force: true });
+  await cases.close();
 });
 
 /** A new case; Ana's link and the draft the model made from her answer. */
 async function drafted(): Promise<{ caseId: string; ana: string; first: Draft }> {
-  const made = (await call(server.origin, 'cases', null, NEW_LEASE)).json();
+  const made = (await call(cases.origin, 'cases', null, NEW_LEASE)).json();
   const ana = made.links[0].link as string;
-  await call(server.origin, 'answer', ana, { prompt: 'unacceptable', text: 'Not above 1000.' });
-  const first = (await call(server.origin, 'draft', ana, {})).json().you.draft as Draft;
+  await call(cases.origin, 'answer', ana, { prompt: 'unacceptable', text: 'Not above 1000.' });
+  const first = (await call(cases.origin, 'draft', ana, {})).json().you.draft as Draft;
   expect(first.hard.map((h) => h.constraint)).toEqual([{ attr: 'rent', op: '<=', value: 1000 }]);
   expect(first.clarifications).toHaveLength(1);
   return { caseId: made.case as string, ana, first };
@@ -91,7 +57,7 @@ async function drafted(): Promise<{ caseId: string; ana: string; first: Draft }>
  * version covers claims, limits and preferences; a question skipped leaves it as it was).
  */
 async function edit(ana: string, before: Draft, ops: unknown[], newVersion = true) {
-  const response = await call(server.origin, 'edit', ana, { ops });
+  const response = await call(cases.origin, 'edit', ana, { ops });
   expect(response.status, response.text).toBe(200);
   const next = response.json().you.draft as Draft;
   if (newVersion) expect(next.version).not.toBe(before.version);
@@ -100,11 +66,11 @@ async function edit(ana: string, before: Draft, ops: unknown[], newVersion = tru
 
 /** One edit that must be refused in one sentence, leaving the draft as it was. */
 async function refused(ana: string, before: Draft, ops: unknown[]): Promise<string> {
-  const response = await call(server.origin, 'edit', ana, { ops });
+  const response = await call(cases.origin, 'edit', ana, { ops });
   expect(response.status).toBe(400);
   const { message } = response.json() as { message: string };
   expect(message).toMatch(/^[^\n]+$/);
-  expect((await call(server.origin, 'case', ana)).json().you.draft.version).toBe(before.version);
+  expect((await call(cases.origin, 'case', ana)).json().you.draft.version).toBe(before.version);
   return message;
 }
 
@@ -114,14 +80,14 @@ async function confirm(caseId: string, ana: string, draft: Draft) {
   for (const q of draft.clarifications) {
     current = await edit(ana, current, [{ op: 'resolve', item_id: q.id, drop: true }], false);
   }
-  const response = await call(server.origin, 'confirm', ana, {
+  const response = await call(cases.origin, 'confirm', ana, {
     hard: current.hard.map((h) => h.id),
     version: current.version,
   });
   expect(response.status, response.text).toBe(200);
   const you = response.json().you;
   expect(you.sheet_confirmed.version).toBe(current.version);
-  const record = await store.load(caseId);
+  const record = await cases.store.load(caseId);
   const party = record?.shared.parties.find((p) => p.name === 'Ana')?.id as string;
   const sheet = record?.privates[party]?.sheet;
   if (sheet === null || sheet === undefined) throw new Error('no confirmed sheet');
