@@ -9,70 +9,41 @@
  * test/output/cases-claims-*.png.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { testChromium } from '@parley/test-support';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, fitsWidth, openAs, type Person } from './fixtures/case-pages.js';
-import { type StartedParley, startParley } from './fixtures/parley-start.js';
+import type { StartedParley } from './fixtures/parley-start.js';
+import { leaseCase, type ParleyWithModel, parleyWithModel } from './fixtures/parley-with-model.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 const KEPT = 'We need to move in by June.';
 const DROPPED = 'DROPPED-CLAIM Our real ceiling is 1200.';
 
-/** A model that drafts one limit and two claims from whatever it is shown. */
-function fakeModel(): Server {
-  return createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      const draft = {
-        claims: [KEPT, DROPPED],
-        hard: [
-          { attr: 'rent', op: '<=', value: 1000, source_prompt_id: 'unacceptable' },
-          { attr: 'parking', op: '==', value: true, source_prompt_id: 'unacceptable' },
-        ],
-        utility: [],
-        unclear: [],
-      };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'chatcmpl-1',
-          object: 'chat.completion',
-          created: 0,
-          model: 'local-model',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: JSON.stringify(draft) },
-              finish_reason: 'stop',
-            },
-          ],
-        }),
-      );
-    });
-  });
-}
+/** What the model drafts from anything it is shown. */
+const DRAFT = {
+  claims: [KEPT, DROPPED],
+  hard: [
+    { attr: 'rent', op: '<=', value: 1000, source_prompt_id: 'unacceptable' },
+    { attr: 'parking', op: '==', value: true, source_prompt_id: 'unacceptable' },
+  ],
+  utility: [],
+  unclear: [],
+};
 
 describe('a party drops an extracted claim on the cases review screen', {
   timeout: 120_000,
 }, () => {
-  let model: Server;
+  let served: ParleyWithModel;
   let parley: StartedParley;
   let browser: Browser | undefined;
   const people: Person[] = [];
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
-    model = fakeModel();
-    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-    parley = await startParley({
-      args: ['--provider', 'openai', '--base-url', baseUrl, '--model', 'local-model'],
-      env: { OPENAI_API_KEY: 'sk-cases-claims-test-0123456789', ANTHROPIC_API_KEY: '' },
-    });
+    served = await parleyWithModel(DRAFT, 'sk-cases-claims-test-0123456789');
+    parley = served.parley;
     const { executablePath, args, env } = await testChromium();
     browser = await chromium.launch({ executablePath, args, env, headless: true, timeout: 15_000 });
   }, 60_000);
@@ -80,30 +51,11 @@ describe('a party drops an extracted claim on the cases review screen', {
   afterAll(async () => {
     for (const p of people) await p.context.close();
     await browser?.close();
-    await parley?.stop();
-    await new Promise<void>((resolve) => {
-      model.close(() => resolve());
-      model.closeAllConnections();
-    });
+    await served?.close();
   });
 
   it('sees the claims, drops one, confirms, and the dropped claim is gone', async () => {
-    const made = await fetch(`${parley.origin}/cases/api/cases`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        title: 'Claims on review',
-        decision: 'Which lease do we sign?',
-        organizer: 'Ana',
-        parties: ['Ana', 'Ben'],
-        options: [
-          { plan: 'A', rent: 950, weeks: 4 },
-          { plan: 'B', rent: 1100, weeks: 6 },
-        ],
-      }),
-    });
-    const links = ((await made.json()) as { links: { name: string; link: string }[] }).links;
-    const anaLink = links.find((l) => l.name === 'Ana')?.link as string;
+    const anaLink = (await leaseCase(parley.origin, 'Claims on review')).Ana as string;
     const ana = await openAs(browser as Browser, anaLink, 1280);
     people.push(ana);
     const { page } = ana;
