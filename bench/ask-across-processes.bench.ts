@@ -16,12 +16,13 @@
  *   only, e.g. "--cpu-prof --cpu-prof-dir=DIR"; ASK_BENCH_ONLY=sequential (or pipelined) runs
  *   only those rows; PARLEY_BIN another CLI entry (another checkout's).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startChild } from './child-start.js';
 import { measureSource } from './measure-source.js';
 
 measureSource(import.meta, '@parley/client');
@@ -56,28 +57,6 @@ if (!existsSync(BIN)) {
 
 const flagsOf = (name: string): string[] => (process.env[name] ?? '').split(' ').filter(Boolean);
 
-/** Spawns a child and resolves with what `pattern` captures from its stdout. */
-function start(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  pattern: RegExp,
-): Promise<[ChildProcess, string]> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    log = (log + chunk).slice(-4000);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const found = pattern.exec(out)?.[1];
-      if (found !== undefined) resolve([child, found]);
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
-  });
-}
-
 /** Sends one request line and resolves with the reply line, as the service wrote it. */
 function captureReply(address: string, request: string): Promise<string> {
   const { hostname, port } = new URL(address);
@@ -98,7 +77,7 @@ function captureReply(address: string, request: string): Promise<string> {
 }
 
 const root = mkdtempSync(join(tmpdir(), 'parley-ask-bench-'));
-const [service, serviceAddress] = await start(
+const [service, serviceAddress] = await startChild(
   [
     ...flagsOf('ASK_BENCH_SERVICE_FLAGS'),
     ...[BIN, 'serve', 'calendar', '--tcp', '127.0.0.1:0', '--data', join(root, 'calendar')],
@@ -114,7 +93,7 @@ if (reply.kind !== 'ANSWER' || reply.data?.events?.length !== 3) {
   throw new Error(`parley serve calendar did not answer three meetings: ${replyLine}`);
 }
 splitReply(replyLine);
-const [echo, echoPort] = await start(
+const [echo, echoPort] = await startChild(
   [...flagsOf('ASK_BENCH_ECHO_FLAGS'), '--import', 'tsx', ECHO_PEER, replyLine],
   process.env,
   /^listening (\d+)$/m,

@@ -11,13 +11,14 @@
  *   npm run build && node --import tsx bench/ask-http.bench.ts
  *   ASK_HTTP_SERVICE_FLAGS: node flags for the service only ("--cpu-prof --cpu-prof-dir=DIR").
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAPTURE_ID } from './ask-echo-peer.js';
+import { startChild } from './child-start.js';
 import {
   fmt,
   pairedMedian,
@@ -44,28 +45,6 @@ if (!existsSync(BIN)) {
   process.exit(2);
 }
 
-/** Spawns a child and resolves with what `pattern` captures from its stdout. */
-function start(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  pattern: RegExp,
-): Promise<[ChildProcess, string]> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    log = (log + chunk).slice(-4000);
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const found = pattern.exec(out)?.[1];
-      if (found !== undefined) resolve([child, found]);
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
-  });
-}
-
 /** One POST of `body` to `url` on `agent`; resolves with the answer's text. */
 function post(url: URL, agent: Agent, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -86,7 +65,7 @@ function post(url: URL, agent: Agent, body: string): Promise<string> {
 
 const root = mkdtempSync(join(tmpdir(), 'parley-ask-http-bench-'));
 const serviceFlags = (process.env.ASK_HTTP_SERVICE_FLAGS ?? '').split(' ').filter(Boolean);
-const [service, serviceUrl] = await start(
+const [service, serviceUrl] = await startChild(
   [...serviceFlags, BIN, 'serve', 'calendar', '--http', '127.0.0.1:0', '--data', join(root, 'c')],
   { ...process.env, PARLEY_HOME: join(root, 'home') },
   /^listening (http\S+) /m,
@@ -99,7 +78,7 @@ const reply = JSON.parse(replyText) as { kind: string; data?: { events?: unknown
 if (reply.kind !== 'ANSWER' || reply.data?.events?.length !== 3) {
   throw new Error(`parley serve calendar did not answer three meetings: ${replyText}`);
 }
-const [raw, rawPort] = await start(
+const [raw, rawPort] = await startChild(
   ['--import', 'tsx', RAW, replyText.trimEnd()],
   process.env,
   /^listening (\d+)$/m,

@@ -1,0 +1,26 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/**
+ * Spawns `node ARGS` and resolves with the child and what `pattern` captures from its stdout
+ * (an address it listens on); rejects with the end of its stderr if it exits first.
+ */
+export function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+): Promise<[ChildProcess, string]> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    log = (log + chunk).slice(-4000);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const found = pattern.exec(out)?.[1];
+      if (found !== undefined) resolve([child, found]);
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
+  });
+}
