@@ -11,7 +11,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { serviceName } from '../serve/service-name.js';
 import { openServiceStore, redactedStore } from '../serve/service-store.js';
-import { type StoreFlags, storeLocation } from '../serve/store-location.js';
+import { type StoreFlags, storeLocation, storeTarget } from '../serve/store-location.js';
 
 type AuditFlags = StoreFlags & { since?: string; json?: boolean; verify?: boolean };
 
@@ -21,19 +21,11 @@ type AuditFlags = StoreFlags & { since?: string; json?: boolean; verify?: boolea
  * the store directly as `parley doubt` does; with `--verify`, the chain recomputed.
  */
 export function registerAudit(program: Command, cli: Cli): void {
-  program
-    .command('audit')
-    .description("print the audit trail of a service's store, or verify its chain (§E3)")
-    .argument(
-      '<service>',
-      'calendar, shop, openapi, mcp, or a module file, as given to parley serve',
-    )
-    .argument(
-      '[document]',
-      'with openapi: the document or preset parley serve was given; with mcp: the name it printed',
-    )
-    .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
-    .option('--store <url>', 'the PostgreSQL store (postgres://…) instead; not with --data')
+  storeTarget(
+    program
+      .command('audit')
+      .description("print the audit trail of a service's store, or verify its chain (§E3)"),
+  )
     .option('--since <time>', 'only rows from this time on: Unix seconds or an ISO 8601 time')
     .option('--json', 'print one JSON row per line (NDJSON); with --verify, the verdict as JSON')
     .option(

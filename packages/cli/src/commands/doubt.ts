@@ -13,7 +13,7 @@ import type { Cli } from '../command-kit.js';
 import { reasonOf } from '../home/parley-home.js';
 import { serviceName } from '../serve/service-name.js';
 import { openServiceStore, redactedStore } from '../serve/service-store.js';
-import { storeLocation } from '../serve/store-location.js';
+import { storeLocation, storeTarget } from '../serve/store-location.js';
 import { commandLine } from '../shell-quote.js';
 import { printLens } from '../verbs/print-reply.js';
 
@@ -43,21 +43,13 @@ type InDoubt = {
  * or `--not-applied ID`, the operator's word on one of them.
  */
 export function registerDoubt(program: Command, cli: Cli): void {
-  program
-    .command('doubt')
-    .description(
-      "list the commits and undos left in doubt in a service's store, and settle one (§4.4, §4.5)",
-    )
-    .argument(
-      '<service>',
-      'calendar, shop, openapi, mcp, or a module file, as given to parley serve',
-    )
-    .argument(
-      '[document]',
-      'with openapi: the document or preset parley serve was given; with mcp: the name it printed',
-    )
-    .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
-    .option('--store <url>', 'the PostgreSQL store (postgres://…) instead; not with --data')
+  storeTarget(
+    program
+      .command('doubt')
+      .description(
+        "list the commits and undos left in doubt in a service's store, and settle one (§4.4, §4.5)",
+      ),
+  )
     .option(
       '--applied <id>',
       "it happened: write the commit's receipt (a proposal id) or the undo's reversal (a receipt id)",

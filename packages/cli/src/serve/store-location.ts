@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
 
@@ -11,4 +12,22 @@ export function storeLocation(ctx: CliContext, name: string, flags: StoreFlags):
     throw new CliError('--store and --data both say where state lives: give one of them');
   }
   return flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name));
+}
+
+/**
+ * The service and where its state lives, as an operator's command (`parley doubt`, `parley
+ * audit`) names them: `SERVICE [DOCUMENT]` as given to `parley serve`, then `--data` or `--store`.
+ */
+export function storeTarget(command: Command): Command {
+  return command
+    .argument(
+      '<service>',
+      'calendar, shop, openapi, mcp, or a module file, as given to parley serve',
+    )
+    .argument(
+      '[document]',
+      'with openapi: the document or preset parley serve was given; with mcp: the name it printed',
+    )
+    .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
+    .option('--store <url>', 'the PostgreSQL store (postgres://…) instead; not with --data');
 }
