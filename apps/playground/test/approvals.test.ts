@@ -13,7 +13,7 @@ import { type ErrorReply, parseFrame, type Reply } from '@parley/protocol';
 import { testChromium } from '@parley/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pressOn, tabTo } from './fixtures/keyboard.js';
+import { actOn, pressOn, tabTo } from './fixtures/keyboard.js';
 import { type StartedParley, startParley } from './fixtures/parley-start.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
@@ -27,20 +27,7 @@ describe('§E4 approvals by several people on the page', { timeout: 60_000 }, ()
 
   const exchanges = () => page.locator('.exchange');
   const step = (story: string, i: number) => `#${story} .step:nth-child(${i}) button`;
-  /** Presses the control and waits for a new exchange whose reply is `kind`; returns its card. */
-  const act = async (selector: string, kind: string) => {
-    const before = await exchanges().count();
-    await pressOn(page, selector);
-    await page.waitForFunction(
-      ([count, k]) => {
-        const all = document.querySelectorAll('.exchange');
-        const last = all[all.length - 1];
-        return all.length > Number(count) && last?.querySelector('.reply-kind')?.textContent === k;
-      },
-      [before, kind],
-    );
-    return exchanges().last();
-  };
+  const act = (selector: string, kind: string) => actOn(page, selector, kind);
   const replyOf = async (card: ReturnType<typeof exchanges>) =>
     parseFrame((await card.locator('[data-text="json"]').textContent()) ?? '') as Reply;
   const addPerson = async (name: string) => {

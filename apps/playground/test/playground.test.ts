@@ -26,7 +26,7 @@ import { testChromium } from '@parley/test-support';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pressOn, tabTo } from './fixtures/keyboard.js';
+import { actOn, pressOn, tabTo } from './fixtures/keyboard.js';
 import { PAGE, runCli, type StartedParley, startParley } from './fixtures/parley-start.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
@@ -44,23 +44,7 @@ describe('the playground page in Chromium, served by parley start', { timeout: 3
   const shoot = (name: string) =>
     page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage: false });
   const exchanges = () => page.locator('.exchange');
-  /**
-   * Presses the control by keyboard and waits for a new exchange whose reply is `kind` (a client
-   * may say HELLO first, on its own, before its first request to a service); returns its card.
-   */
-  const act = async (selector: string, kind: string) => {
-    const before = await exchanges().count();
-    await pressOn(page, selector);
-    await page.waitForFunction(
-      ([count, k]) => {
-        const all = document.querySelectorAll('.exchange');
-        const last = all[all.length - 1];
-        return all.length > Number(count) && last?.querySelector('.reply-kind')?.textContent === k;
-      },
-      [before, kind],
-    );
-    return exchanges().last();
-  };
+  const act = (selector: string, kind: string) => actOn(page, selector, kind);
   const replyOf = async (card: ReturnType<typeof exchanges>) =>
     parseFrame((await card.locator('[data-text="json"]').textContent()) ?? '') as Reply;
   const step = (story: string, i: number) => `#${story} .step:nth-child(${i}) button`;

@@ -12,7 +12,7 @@ import { estimateTokens } from '@parley/protocol';
 import { testChromium } from '@parley/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pressOn, tabTo } from './fixtures/keyboard.js';
+import { actOn, pressOn, tabTo } from './fixtures/keyboard.js';
 import { type StartedParley, startParley } from './fixtures/parley-start.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
@@ -23,22 +23,8 @@ describe('the page after a used consent, a reload, and at 390 px', { timeout: 30
   let page: Page;
   const pageErrors: string[] = [];
 
-  const exchanges = () => page.locator('.exchange');
   const step = (story: string, i: number) => `#${story} .step:nth-child(${i}) button`;
-  /** Presses the control and waits for a new exchange whose reply is `kind`; returns its card. */
-  const act = async (selector: string, kind: string) => {
-    const before = await exchanges().count();
-    await pressOn(page, selector);
-    await page.waitForFunction(
-      ([count, k]) => {
-        const all = document.querySelectorAll('.exchange');
-        const last = all[all.length - 1];
-        return all.length > Number(count) && last?.querySelector('.reply-kind')?.textContent === k;
-      },
-      [before, kind],
-    );
-    return exchanges().last();
-  };
+  const act = (selector: string, kind: string) => actOn(page, selector, kind);
   /** The text of every exchange card, in order: what a reload must show again. */
   const history = () =>
     page.locator('.exchange .request-line').evaluateAll((lines) => lines.map((l) => l.textContent));
