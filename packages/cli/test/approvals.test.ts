@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Approvers, twoOfThree } from './fixtures/approvers.js';
 import { CHILD_TEST_TIMEOUT_MS, killAll, killStarted, runCli } from './fixtures/cli-process.js';
 import { type ServedExample, serveExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
@@ -12,23 +12,13 @@ const PROMPT = /Approve\? \[y\/N\] /;
 let shop: ServedExample;
 let url = '';
 /** Ana, Ben, Cy (listed) and Dee (not listed): each a principal key file of their own. */
-const people: Record<'ana' | 'ben' | 'cy' | 'dee', { file: string; key: string }> = {} as never;
+let people: Approvers;
 
 beforeAll(async () => {
-  await runCli(['keys', 'init'], env);
-  for (const name of ['ana', 'ben', 'cy', 'dee'] as const) {
-    const home = join(folder.path, name);
-    await runCli(['keys', 'init'], { PARLEY_HOME: home });
-    const file = join(home, 'principal.key');
-    people[name] = { file, key: JSON.parse(readFileSync(file, 'utf8')).public as string };
-  }
-  const listed = [people.ana.key, people.ben.key, people.cy.key].join(',');
-  const made = await runCli(
-    ['grant', '--svc', 'shop.example', '--can', 'shop.*', '--approvals', listed, '--need', '2'],
-    env,
-  );
-  expect(made.code).toBe(0);
-  expect(made.stderr).toMatch(/each COMMIT needs the consent of 2 of/);
+  const made = await twoOfThree(folder.path, env);
+  people = made.people;
+  expect(made.grant.code).toBe(0);
+  expect(made.grant.stderr).toMatch(/each COMMIT needs the consent of 2 of/);
   shop = await serveExample(
     'shop',
     ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERAS, type Host, openHost } from '../../mcp/test/support/hosts.js';
 import { isToolError, textOf } from '../../mcp/test/support/results.js';
 import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
+import { type Approvers, twoOfThree } from './fixtures/approvers.js';
 import {
   CHILD_TEST_TIMEOUT_MS,
   killAll,
@@ -36,7 +37,7 @@ const SAY = (have: number) =>
 let shop: ServedExample;
 let host: Host;
 /** Ana, Ben, Cy (listed) and Dee (not listed): each a principal key file of their own. */
-const people: Record<'ana' | 'ben' | 'cy' | 'dee', { file: string; key: string }> = {} as never;
+let people: Approvers;
 /** Whether Ana, at the host, approves what she is shown. */
 let anaSays: 'accept' | 'decline' = 'accept';
 
@@ -85,19 +86,9 @@ const walletGets = async (who: keyof typeof people, consent: Consent, nonce: str
 };
 
 beforeAll(async () => {
-  await runCli(['keys', 'init'], env);
-  for (const name of ['ana', 'ben', 'cy', 'dee'] as const) {
-    const home = join(folder.path, name);
-    await runCli(['keys', 'init'], { PARLEY_HOME: home });
-    const file = join(home, 'principal.key');
-    people[name] = { file, key: JSON.parse(readFileSync(file, 'utf8')).public as string };
-  }
-  const listed = [people.ana.key, people.ben.key, people.cy.key].join(',');
-  const made = await runCli(
-    ['grant', '--svc', 'shop.example', '--can', 'shop.*', '--approvals', listed, '--need', '2'],
-    env,
-  );
-  expect(made.code).toBe(0);
+  const made = await twoOfThree(folder.path, env);
+  people = made.people;
+  expect(made.grant.code).toBe(0);
   shop = await serveExample(
     'shop',
     ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
