@@ -145,24 +145,34 @@ describe('parley audit (§E3)', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
     expect(refused.stderr).toContain('--since yesterday is not a time');
   });
 
+  // In SQLite a commit's trail row is its own commit row (schema version 6, sqlite-trail.ts); the
+  // other kinds are rows of `audit`. Each edit below is made in the table that holds the row.
   it('--verify names a row whose detail was edited in the file', async () => {
-    const dir = tampered('changed', (db) => {
-      db.prepare(`UPDATE audit SET detail = replace(detail, 'mugs', 'cups') WHERE seq = 3`).run();
+    const receipt = tampered('changed', (db) => {
+      db.prepare(
+        `UPDATE commits SET receipt = replace(receipt, 'mugs', 'cups') WHERE seq = 3`,
+      ).run();
     });
-    const verdict = await audit(dir, '--verify');
+    const verdict = await audit(receipt, '--verify');
     expect(verdict.code).toBe(1);
     expect(verdict.stdout).toMatch(/^verification failed at row 3 \(changed\)/);
+    const revocation = tampered('changed-revocation', (db) => {
+      db.prepare(`UPDATE audit SET detail = replace(detail, 'b1', 'b2') WHERE seq = 4`).run();
+    });
+    expect((await audit(revocation, '--verify')).stdout).toMatch(
+      /^verification failed at row 4 \(changed\)/,
+    );
   });
 
   it('--verify names a row deleted from the file, in the middle and at the end', async () => {
     const middle = tampered('removed', (db) => {
-      db.prepare('DELETE FROM audit WHERE seq = 2').run();
+      db.prepare('DELETE FROM commits WHERE seq = 2').run();
     });
     expect((await audit(middle, '--verify')).stdout).toMatch(
       /^verification failed at row 2 \(removed\)/,
     );
     const end = tampered('removed-last', (db) => {
-      db.prepare('DELETE FROM audit WHERE seq = 6').run();
+      db.prepare('DELETE FROM commits WHERE seq = 6').run();
     });
     const verdict = await audit(end, '--verify', '--json');
     expect(verdict.code).toBe(1);
@@ -180,5 +190,15 @@ describe('parley audit (§E3)', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
     const verdict = await audit(dir, '--verify');
     expect(verdict.code).toBe(1);
     expect(verdict.stdout).toMatch(/^verification failed at row 4 \(reordered\)/);
+    const commits = tampered('swapped-commits', (db) => {
+      db.transaction(() => {
+        db.prepare('UPDATE commits SET seq = -1 WHERE seq = 2').run();
+        db.prepare('UPDATE commits SET seq = 2 WHERE seq = 3').run();
+        db.prepare('UPDATE commits SET seq = 3 WHERE seq = -1').run();
+      })();
+    });
+    expect((await audit(commits, '--verify')).stdout).toMatch(
+      /^verification failed at row 2 \(reordered\)/,
+    );
   });
 });

@@ -12,7 +12,12 @@ export { estimateTokens } from './budget/estimate-tokens.js';
 export { ELLIPSIS } from './budget/fit-body.js';
 export { type FitResult, type Fitted, fitReply } from './budget/fit-reply.js';
 export { type SliceResult, sliceRemainder } from './budget/slice-remainder.js';
-export { canonicalize, compareCodePoints, MAX_CANONICAL_INTEGER } from './canonical.js';
+export {
+  canonicalize,
+  compareCodePoints,
+  MAX_CANONICAL_INTEGER,
+  quoteCanonical,
+} from './canonical.js';
 export {
   type ConsentRequest,
   type ConsentScreen,

@@ -5,9 +5,13 @@ import {
   canonicalize,
   hashAuditRow,
   type JsonValue,
+  quoteCanonical,
   type Receipt,
 } from '@parley/protocol';
 import type { AuditNote, RevocationRecord } from './store.js';
+
+/** An entry, with its detail's canonical text when it was written directly. */
+export type TextedEntry = AuditEntry & { detailText?: string };
 
 /** Who a commit or an undo was for: the holder key and the principal of the grant. */
 type Parties = { holder: string; principal: string };
@@ -16,8 +20,8 @@ type Parties = { holder: string; principal: string };
  * docs/extensions.md §E3: the rows a written receipt appends, in order: `consent` when consent
  * grants authorized it, `commit`, then `settled` when the operator's word wrote it.
  */
-export function commitEntries(receipt: Receipt, parties: Parties, note?: AuditNote): AuditEntry[] {
-  const entries: AuditEntry[] = [];
+export function commitEntries(receipt: Receipt, parties: Parties, note?: AuditNote): TextedEntry[] {
+  const entries: TextedEntry[] = [];
   if (note?.consent !== undefined && note.consent.length > 0) {
     entries.push({
       kind: 'consent',
@@ -28,20 +32,44 @@ export function commitEntries(receipt: Receipt, parties: Parties, note?: AuditNo
   entries.push({
     kind: 'commit',
     at: receipt.at,
-    detail: {
-      proposal: receipt.proposal,
-      receipt: receipt.id,
-      capability: receipt.capability,
-      summary: receipt.summary,
-      cost: (receipt.cost ?? null) as JsonValue,
-      holder: parties.holder,
-      principal: parties.principal,
-    },
+    detail: commitDetail(receipt, parties),
+    detailText: commitDetailText(receipt, parties),
   });
   if (note?.settledAt !== undefined) {
     entries.push(settled(note.settledAt, 'commit', receipt.proposal, receipt.id));
   }
   return entries;
+}
+
+/**
+ * §E3: the detail of a `commit` row: what the receipt says was done, and for whom. A store may
+ * keep only the receipt and the parties and make the detail again when it reads (sqlite-trail.ts).
+ */
+export function commitDetail(receipt: Receipt, parties: Parties): JsonValue {
+  return {
+    proposal: receipt.proposal,
+    receipt: receipt.id,
+    capability: receipt.capability,
+    summary: receipt.summary,
+    cost: (receipt.cost ?? null) as JsonValue,
+    holder: parties.holder,
+    principal: parties.principal,
+  };
+}
+
+/**
+ * canonicalize(commitDetail(receipt, parties)) (§10), written directly: its members are known and
+ * already in sorted order, and a COMMIT makes one (bench/audit.bench.ts). audit-entries.test.ts
+ * holds it to canonicalize.
+ */
+export function commitDetailText(receipt: Receipt, parties: Parties): string {
+  const cost = canonicalize((receipt.cost ?? null) as JsonValue);
+  return (
+    `{"capability":${quoteCanonical(receipt.capability)},"cost":${cost},` +
+    `"holder":${quoteCanonical(parties.holder)},"principal":${quoteCanonical(parties.principal)},` +
+    `"proposal":${quoteCanonical(receipt.proposal)},"receipt":${quoteCanonical(receipt.id)},` +
+    `"summary":${quoteCanonical(receipt.summary)}}`
+  );
 }
 
 /** §E3: the rows a written reversal appends: `undo`, then `settled` when the operator wrote it. */
@@ -94,11 +122,11 @@ function settled(at: number, of: 'commit' | 'undo', id: string, receipt: string 
 export type ChainedRow = AuditRow & { detailText: string };
 
 /** §E3: `entries` chained after `head`, in order; each detail made canonical once. */
-export function chainEntries(head: AuditHead, entries: readonly AuditEntry[]): ChainedRow[] {
+export function chainEntries(head: AuditHead, entries: readonly TextedEntry[]): ChainedRow[] {
   const rows: ChainedRow[] = [];
   let last = head;
-  for (const entry of entries) {
-    const detailText = canonicalize(entry.detail);
+  for (const { detailText: written, ...entry } of entries) {
+    const detailText = written ?? canonicalize(entry.detail);
     const link = { seq: last.seq + 1, prev: last.hash, ...entry };
     const hash = hashAuditRow(link, detailText);
     rows.push({ ...link, hash, detailText });

@@ -1,5 +1,6 @@
 import { AUDIT_GENESIS } from '@parley/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
+import { UNTRAILED_KEY } from './sqlite-trail.js';
 
 /** Versioned migrations; index + 1 is the schema version each one produces. */
 const MIGRATIONS: readonly string[] = [
@@ -95,6 +96,40 @@ const MIGRATIONS: readonly string[] = [
      hash TEXT NOT NULL
    );
    INSERT INTO audit_head (one, seq, hash) VALUES (1, 0, '${AUDIT_GENESIS}');`,
+  // Version 6: a commit's §E3 row is its own commit row (sqlite-trail.ts), so a COMMIT writes
+  // no page for the trail: `commits` is keyed by `seq`, the row's seq in the trail once it is
+  // there and a key from UNTRAILED_KEY up before (rows written until now: their trail rows stay
+  // in `audit`), with the chain fields beside the receipt. The head row gives way to a mark on
+  // the trail's last row, in whichever table it is.
+  `CREATE TABLE commits_v6 (
+     seq INTEGER PRIMARY KEY,
+     proposal_id TEXT NOT NULL UNIQUE,
+     state TEXT NOT NULL CHECK (state IN ('applying', 'done')),
+     holder TEXT NOT NULL,
+     principal TEXT NOT NULL,
+     started_at INTEGER NOT NULL,
+     reserved TEXT NOT NULL,
+     auto INTEGER NOT NULL,
+     receipt TEXT,
+     receipt_id TEXT,
+     action TEXT,
+     undo TEXT,
+     audit_prev TEXT,
+     audit_hash TEXT,
+     audit_last INTEGER
+   );
+   INSERT INTO commits_v6
+     (seq, proposal_id, state, holder, principal, started_at, reserved, auto, receipt, receipt_id,
+      action, undo)
+   SELECT ${UNTRAILED_KEY} + rowid, proposal_id, state, holder, principal, started_at, reserved,
+      auto, receipt, receipt_id, action, undo
+   FROM commits;
+   DROP TABLE commits;
+   ALTER TABLE commits_v6 RENAME TO commits;
+   CREATE UNIQUE INDEX commits_by_receipt ON commits (receipt_id);
+   ALTER TABLE audit ADD COLUMN last INTEGER;
+   UPDATE audit SET last = 1 WHERE seq = (SELECT seq FROM audit_head WHERE one = 1);
+   DROP TABLE audit_head;`,
 ];
 
 /** The schema version this code writes. */

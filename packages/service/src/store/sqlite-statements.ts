@@ -1,6 +1,7 @@
 import type { JsonValue } from '@parley/protocol';
 import type Database from 'better-sqlite3';
 import { parse } from './sqlite-rows.js';
+import { NEXT_UNTRAILED_KEY } from './sqlite-trail.js';
 
 /** What a CommitRow holds (sqlite-rows.ts). */
 const COMMIT_COLUMNS = 'proposal_id, state, holder, principal, started_at, reserved, auto, receipt';
@@ -38,12 +39,11 @@ type ReaderStatement =
   | 'getHandle'
   | 'getData'
   | 'listData'
-  | 'anyExpired'
-  | 'readAudit'
-  | 'auditHead';
+  | 'anyExpired';
 type WriterStatement =
   | 'putProposal'
   | 'insertCommit'
+  | 'applyingParties'
   | 'finishCommit'
   | 'deleteCommit'
   | 'insertReversal'
@@ -62,9 +62,7 @@ type WriterStatement =
   | 'keepProposals'
   | 'unkeepProposal'
   | 'sweepHandles'
-  | 'sweepAutos'
-  | 'insertAudit'
-  | 'setAuditHead';
+  | 'sweepAutos';
 export type ReaderStatements = Record<ReaderStatement, Database.Statement>;
 export type WriterStatements = Record<ReaderStatement | WriterStatement, Database.Statement>;
 
@@ -105,11 +103,6 @@ export function prepareReader(db: Database.Database): ReaderStatements {
              OR EXISTS (SELECT 1 FROM autos WHERE ${EXPIRED.autos})`,
       )
       .pluck(),
-    // §E3: the trail in chain order (seq is the rowid), and its head row.
-    readAudit: db.prepare(
-      'SELECT seq, prev, kind, at, detail, hash FROM audit WHERE at >= ? ORDER BY seq',
-    ),
-    auditHead: db.prepare('SELECT seq, hash FROM audit_head WHERE one = 1'),
   };
 }
 
@@ -120,15 +113,24 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     putProposal: db.prepare(
       'INSERT OR REPLACE INTO proposals (id, record, expires) VALUES (?, ?, ?)',
     ),
+    // §E3 (sqlite-trail.ts): a row in the trail is keyed by its seq and carries its chain fields;
+    // one that is not (seq null) takes the next key from UNTRAILED_KEY up.
     insertCommit: db.prepare(
       `INSERT INTO commits
-         (proposal_id, state, holder, principal, started_at, reserved, auto, receipt, receipt_id, action)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (seq, proposal_id, state, holder, principal, started_at, reserved, auto, receipt,
+          receipt_id, action, audit_prev, audit_hash, audit_last)
+       VALUES (coalesce(@seq, ${NEXT_UNTRAILED_KEY}), @proposalId, @state, @holder, @principal,
+         @startedAt, @reserved, @auto, @receipt, @receiptId, @action, @prev, @hash, @last)`,
     ),
+    applyingParties: db.prepare(
+      "SELECT holder, principal FROM commits WHERE proposal_id = ? AND state = 'applying'",
+    ),
+    // A commit joins the trail when it is done: its row moves to its seq.
     finishCommit: db.prepare(
-      `UPDATE commits SET state = 'done', receipt = ?, receipt_id = ?, action = ?
-       WHERE proposal_id = ? AND state = 'applying'
-       RETURNING holder, principal`,
+      `UPDATE commits SET seq = coalesce(@seq, seq), state = 'done', receipt = @receipt,
+         receipt_id = @receiptId, action = @action, audit_prev = @prev, audit_hash = @hash,
+         audit_last = @last
+       WHERE proposal_id = @proposalId AND state = 'applying'`,
     ),
     deleteCommit: db.prepare('DELETE FROM commits WHERE proposal_id = ?'),
     insertReversal: db.prepare(
@@ -174,9 +176,5 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     unkeepProposal: db.prepare('UPDATE proposals SET kept = 0 WHERE id = ? AND kept = 1'),
     sweepHandles: db.prepare(`DELETE FROM handles WHERE ${EXPIRED.handles}`),
     sweepAutos: db.prepare(`DELETE FROM autos WHERE ${EXPIRED.autos}`),
-    insertAudit: db.prepare(
-      'INSERT INTO audit (seq, prev, kind, at, detail, hash) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
-    setAuditHead: db.prepare('UPDATE audit_head SET seq = ?, hash = ? WHERE one = 1'),
   };
 }

@@ -1,14 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AuditEntry, AuditHead, AuditRow, JsonValue, Receipt } from '@parley/protocol';
+import type { AuditEntry, JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
-import {
-  abandonEntries,
-  chainEntries,
-  commitEntries,
-  revocationEntry,
-  undoEntries,
-} from './audit-entries.js';
+import { abandonEntries, commitEntries, revocationEntry, undoEntries } from './audit-entries.js';
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
@@ -26,6 +20,7 @@ import {
 import { migrateSqlite } from './sqlite-schema.js';
 import { OverLimit, SqliteSpend } from './sqlite-spend.js';
 import { listData, prepareReader, prepareWriter } from './sqlite-statements.js';
+import { type CommitLink, SqliteTrail } from './sqlite-trail.js';
 import { TransactionData } from './sqlite-transaction-data.js';
 import type {
   AuditNote,
@@ -77,9 +72,6 @@ export type SqliteStoreOptions = {
   audit?: boolean;
 };
 
-/** A row of the audit table (sqlite-schema.ts, version 5): `detail` is canonical JSON text. */
-type AuditTableRow = Omit<AuditRow, 'detail'> & { detail: string };
-
 /**
  * Makes the database file owner-only before SQLite opens it: created 0600 if missing, changed to
  * 0600 if it exists with another mode. SQLite creates the -wal and -shm files with the
@@ -109,8 +101,10 @@ export class SqliteStore implements Store {
   readonly #r;
   /** §E2: the revocation lookup, prepared once per number of targets. */
   readonly #findRevocations = new Map<number, Database.Statement>();
-  /** §E3: whether steps append to the audit trail. */
-  readonly #audits: boolean;
+  /** §E3: the trail steps append to, on the writer; undefined with the trail off. */
+  readonly #trail: SqliteTrail | undefined;
+  /** §E3: the trail as read, on the reader. */
+  readonly #trailReader: SqliteTrail;
   readonly data: DataAccess;
   /**
    * The database's change stamp, read from its -shm file (wal-index-stamp.ts); null: ask SQLite.
@@ -121,7 +115,6 @@ export class SqliteStore implements Store {
     mkdirSync(options.folder, { recursive: true, mode: 0o700 });
     const file = join(options.folder, SQLITE_FILE_NAME);
     restrictStateFiles(file);
-    this.#audits = options.audit ?? true;
     this.#writer = new Database(file);
     this.#writer.pragma('journal_mode = WAL');
     this.#writer.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
@@ -134,6 +127,8 @@ export class SqliteStore implements Store {
     this.#spend = new SqliteSpend(this.#writer, this.#reader);
     this.#group = new GroupCommit(this.#writer);
     this.#r = prepareReader(this.#reader);
+    this.#trail = (options.audit ?? true) ? new SqliteTrail(this.#writer) : undefined;
+    this.#trailReader = new SqliteTrail(this.#reader);
     const r = this.#r;
     const w = this.#w;
     // Reads outside transactions are parsed once while the database is unchanged (shared-reads.ts):
@@ -169,20 +164,14 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * §E3: chains `entries` after the head and writes them, inside the writer transaction of the
-   * step they record (so one commits with the other or neither does). The head is read inside
-   * the transaction: another process writing the same file may have appended since.
+   * §E3: chains `entries` after the trail's last row and writes them, inside the writer
+   * transaction of the step they record (so one commits with the other or neither does); the
+   * last row is read inside the transaction, as another process writing the same file may have
+   * appended since. A `commit` entry's chain fields are returned for its commit row
+   * (sqlite-trail.ts); undefined with the trail off.
    */
-  #append(entries: readonly AuditEntry[]): void {
-    if (!this.#audits || entries.length === 0) return;
-    const w = this.#w;
-    const head = w.auditHead.get() as AuditHead;
-    const rows = chainEntries(head, entries);
-    for (const row of rows) {
-      w.insertAudit.run(row.seq, row.prev, row.kind, row.at, row.detailText, row.hash);
-    }
-    const last = rows.at(-1) as AuditRow;
-    w.setAuditHead.run(last.seq, last.hash);
+  #append(entries: readonly AuditEntry[]): CommitLink | undefined {
+    return this.#trail?.append(entries);
   }
 
   /** Runs a write in the next group-committed transaction (group-commit.ts). */
@@ -243,18 +232,22 @@ export class SqliteStore implements Store {
     done: { receipt: Receipt; action: JsonValue } | null,
   ): void {
     const w = this.#w;
-    w.insertCommit.run(
-      start.proposalId,
-      done === null ? 'applying' : 'done',
-      start.holder,
-      start.principal,
-      start.startedAt,
-      JSON.stringify(reserved),
-      start.auto === undefined ? 0 : 1,
-      done === null ? null : JSON.stringify(done.receipt),
-      done === null ? null : done.receipt.id,
-      done === null ? null : JSON.stringify(done.action),
-    );
+    const consent = start.consent === undefined ? undefined : { consent: start.consent };
+    const link =
+      done === null ? undefined : this.#append(commitEntries(done.receipt, start, consent));
+    w.insertCommit.run({
+      ...chainFields(link),
+      proposalId: start.proposalId,
+      state: done === null ? 'applying' : 'done',
+      holder: start.holder,
+      principal: start.principal,
+      startedAt: start.startedAt,
+      reserved: JSON.stringify(reserved),
+      auto: start.auto === undefined ? 0 : 1,
+      receipt: done === null ? null : JSON.stringify(done.receipt),
+      receiptId: done === null ? null : done.receipt.id,
+      action: done === null ? null : JSON.stringify(done.action),
+    });
     if (start.auto !== undefined) {
       w.insertAuto.run(
         start.auto.key,
@@ -263,10 +256,6 @@ export class SqliteStore implements Store {
         start.proposalId,
         null,
       );
-    }
-    if (done !== null) {
-      const note = start.consent === undefined ? undefined : { consent: start.consent };
-      this.#append(commitEntries(done.receipt, start, note));
     }
   }
 
@@ -288,15 +277,19 @@ export class SqliteStore implements Store {
   }
 
   #finish(proposalId: string, receipt: Receipt, action: JsonValue, note?: AuditNote): void {
-    const parties = this.#w.finishCommit.get(
-      JSON.stringify(receipt),
-      receipt.id,
-      JSON.stringify(action),
-      proposalId,
-    ) as { holder: string; principal: string } | undefined;
+    const w = this.#w;
+    const parties = w.applyingParties.get(proposalId) as
+      | { holder: string; principal: string }
+      | undefined;
     // A done commit keeps its receipt: finishing it again is a caller's bug, never a rewrite.
     if (parties === undefined) throw new Error(`no commit record of ${proposalId} is applying`);
-    this.#append(commitEntries(receipt, parties, note));
+    w.finishCommit.run({
+      ...chainFields(this.#append(commitEntries(receipt, parties, note))),
+      proposalId,
+      receipt: JSON.stringify(receipt),
+      receiptId: receipt.id,
+      action: JSON.stringify(action),
+    });
   }
 
   #abandon(proposalId: string, note?: AuditNote): void {
@@ -522,13 +515,7 @@ export class SqliteStore implements Store {
 
   async readAudit(since = Number.MIN_SAFE_INTEGER): Promise<AuditTrail> {
     // One read transaction: the rows and the head as of one moment.
-    return this.#reader.transaction(() => ({
-      rows: (this.#r.readAudit.all(since) as AuditTableRow[]).map((row) => ({
-        ...row,
-        detail: parse<JsonValue>(row.detail),
-      })),
-      head: this.#r.auditHead.get() as AuditHead,
-    }))();
+    return this.#reader.transaction(() => this.#trailReader.read(since))();
   }
 
   async spentTotal(blockId: string): Promise<number> {
@@ -560,4 +547,9 @@ export class SqliteStore implements Store {
     this.#reader.close();
     this.#writer.close();
   }
+}
+
+/** A commit row's §E3 columns (sqlite-statements.ts): its chain fields, or none. */
+function chainFields(link: CommitLink | undefined) {
+  return link ?? { seq: null, prev: null, hash: null, last: null };
 }

@@ -1,0 +1,12 @@
+import { mkdtempSync } from 'node:fs'; import { join } from 'node:path'; import { tmpdir } from 'node:os';
+import { SqliteStore } from '@parley/service';
+import { keyFromSeed } from './service-agent.js';
+import { minimalCommitRounds } from './service-minimal.js';
+const audit = process.env.AUDIT !== '0';
+const store = new SqliteStore({ folder: mkdtempSync(join(tmpdir(), 'ax-')), synchronous: 'NORMAL', audit });
+const rounds = await minimalCommitRounds(store, await keyFromSeed(1), Date.UTC(2026, 8, 21, 12) / 1000);
+const round = rounds.commit(1);
+let rates = [];
+for (let i = 0; i < 8; i++) rates.push(await round(500));
+console.log(audit ? 'audit' : 'plain', rates.map((r) => Math.round(r)).join(' '));
+await rounds.close(); await store.close();

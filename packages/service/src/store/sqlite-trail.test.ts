@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Receipt, verifyAuditChain } from '@parley/protocol';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainEntries, commitEntries, revocationEntry } from './audit-entries.js';
+import { migrateSqlite } from './sqlite-schema.js';
+import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
+import { UNTRAILED_KEY } from './sqlite-trail.js';
+
+const PARTIES = { holder: 'ed25519:agent', principal: 'ed25519:boss' };
+const AT = 1_790_000_100;
+
+function receipt(n: number): Receipt {
+  return {
+    id: `r_${n}`,
+    proposal: `p_${n}`,
+    capability: 'shop.order',
+    summary: `Order ${n}`,
+    at: AT + n,
+    effects: [],
+    cost: { amount: 500, currency: 'USD' },
+    undo: null,
+  };
+}
+
+const start = (n: number, consent?: string[]) => ({
+  proposalId: `p_${n}`,
+  ...PARTIES,
+  startedAt: AT + n,
+  amount: 0,
+  caps: [],
+  ...(consent === undefined ? {} : { consent }),
+});
+
+/**
+ * A version 5 file as that code left it: two done commits and a revocation, each with its row in
+ * `audit`, and the head row naming the last.
+ */
+function writeVersion5(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  migrateSqlite(db, 0, 5);
+  const entries = [
+    ...commitEntries(receipt(1), PARTIES),
+    ...commitEntries(receipt(2), PARTIES),
+    revocationEntry({ target: 'block:b1', at: AT, by: PARTIES.principal, revocation: {} }, AT + 3),
+  ];
+  const genesis = db.prepare('SELECT seq, hash FROM audit_head').get() as {
+    seq: number;
+    hash: string;
+  };
+  const rows = chainEntries(genesis, entries);
+  const commit = db.prepare(
+    `INSERT INTO commits (proposal_id, state, holder, principal, started_at, reserved, auto,
+       receipt, receipt_id, action) VALUES (?, 'done', ?, ?, ?, '[]', 0, ?, ?, 'null')`,
+  );
+  for (const n of [1, 2]) {
+    const r = receipt(n);
+    commit.run(r.proposal, PARTIES.holder, PARTIES.principal, AT, JSON.stringify(r), r.id);
+  }
+  const audit = db.prepare('INSERT INTO audit VALUES (?, ?, ?, ?, ?, ?)');
+  for (const row of rows) audit.run(row.seq, row.prev, row.kind, row.at, row.detailText, row.hash);
+  const last = rows.at(-1);
+  db.prepare('UPDATE audit_head SET seq = ?, hash = ?').run(last?.seq, last?.hash);
+  db.close();
+}
+
+describe('§E3 on SQLite: a commit row is its own trail row (schema version 6)', () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'parley-trail-'));
+  });
+  afterEach(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const open = (file: string) => new Database(file, { readonly: true });
+
+  it('keeps a version 5 trail whole and chains the commits after it in their own rows', async () => {
+    const file = join(folder, SQLITE_FILE_NAME);
+    writeVersion5(file);
+    const store = new SqliteStore({ folder });
+    try {
+      const before = await store.readAudit();
+      expect(verifyAuditChain(before.rows, before.head)).toMatchObject({ ok: true, count: 3 });
+      // One commit through begin and finish, one in a transaction with consent (two rows).
+      await store.beginCommit(start(3));
+      await store.finishCommit('p_3', receipt(3), null);
+      await store.commitInTransaction(start(4, ['ed25519:boss']), async () => ({
+        receipt: receipt(4),
+        action: null,
+      }));
+      const after = await store.readAudit();
+      expect(verifyAuditChain(after.rows, after.head)).toMatchObject({ ok: true, count: 6 });
+      expect(after.rows.map((row) => row.kind)).toEqual([
+        'commit',
+        'commit',
+        'revocation',
+        'commit',
+        'consent',
+        'commit',
+      ]);
+      expect(after.rows.slice(0, 3)).toEqual(before.rows);
+    } finally {
+      await store.close();
+    }
+    const db = open(file);
+    try {
+      // Commits from before keep their rows in `audit` and keys above every seq; new ones are
+      // keyed by their seq and write nothing to `audit`.
+      const keys = db.prepare('SELECT proposal_id, seq FROM commits ORDER BY seq').raw().all();
+      expect(keys).toEqual([
+        ['p_3', 4],
+        ['p_4', 6],
+        ['p_1', UNTRAILED_KEY + 1],
+        ['p_2', UNTRAILED_KEY + 2],
+      ]);
+      const kinds = db.prepare('SELECT kind FROM audit ORDER BY seq').pluck().all();
+      expect(kinds).toEqual(['commit', 'commit', 'revocation', 'consent']);
+      // One mark, on the last row.
+      const marked = db
+        .prepare(
+          `SELECT seq FROM commits WHERE audit_last = 1 UNION ALL SELECT seq FROM audit WHERE last = 1`,
+        )
+        .pluck()
+        .all();
+      expect(marked).toEqual([6]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an applying commit, and every commit with the trail off, stays out of the trail', async () => {
+    const store = new SqliteStore({ folder, audit: false });
+    await store.commitInTransaction(start(1), async () => ({ receipt: receipt(1), action: null }));
+    await store.close();
+    const audited = new SqliteStore({ folder });
+    try {
+      await audited.beginCommit(start(2));
+      expect((await audited.readAudit()).rows).toEqual([]);
+      await audited.finishCommit('p_2', receipt(2), null);
+      const trail = await audited.readAudit();
+      expect(trail.rows.map((row) => [row.seq, row.kind, row.at])).toEqual([[1, 'commit', AT + 2]]);
+      expect(trail.head).toEqual({ seq: 1, hash: trail.rows[0]?.hash });
+    } finally {
+      await audited.close();
+    }
+  });
+
+  it('a last row removed with its mark is named: the row before it was not the last', async () => {
+    const store = new SqliteStore({ folder });
+    for (const n of [1, 2, 3]) {
+      await store.commitInTransaction(start(n), async () => ({
+        receipt: receipt(n),
+        action: null,
+      }));
+    }
+    await store.close();
+    const db = new Database(join(folder, SQLITE_FILE_NAME));
+    db.prepare('DELETE FROM commits WHERE seq = 3').run();
+    db.close();
+    const reopened = new SqliteStore({ folder });
+    try {
+      const trail = await reopened.readAudit();
+      expect(verifyAuditChain(trail.rows, trail.head)).toMatchObject({
+        ok: false,
+        seq: 3,
+        problem: 'removed',
+      });
+    } finally {
+      await reopened.close();
+    }
+  });
+});
