@@ -1,6 +1,7 @@
-import { type AuditRow, type Proposal, type Receipt, verifyAuditChain } from '@parley/protocol';
+import { type AuditRow, verifyAuditChain } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CommitStart, Store, StoredProposal } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { CONTRACT_AT, proposalRecord, receiptFor, startOf, unique } from './contract-records.js';
 import type { StoreFactory } from './store-factory.js';
 
 /*
@@ -9,58 +10,7 @@ import type { StoreFactory } from './store-factory.js';
  * the rows after the head it found.
  */
 
-let n = 0;
-const unique = (prefix: string): string =>
-  `${prefix}${Date.now().toString(36)}a${(n++).toString(36)}`;
-const AT = 1_790_000_100;
-
-function proposalRecord(): StoredProposal {
-  const proposal: Proposal = {
-    id: unique('p_'),
-    capability: 'shop.order',
-    summary: 'Order 1 item',
-    effects: [{ op: 'create', target: 'order' }],
-    cost: { amount: 500, currency: 'USD' },
-    risk: 'low',
-    undo: { window: 3600 },
-    expires: 1_790_000_600,
-    hash: 'h',
-  };
-  return {
-    proposal,
-    action: { sku: 'a' },
-    holder: 'ed25519:agent',
-    principal: 'ed25519:boss',
-    createdAt: 1_790_000_000,
-  };
-}
-
-function startOf(record: StoredProposal, overrides: Partial<CommitStart> = {}): CommitStart {
-  return {
-    proposalId: record.proposal.id,
-    holder: 'ed25519:agent',
-    principal: 'ed25519:boss',
-    startedAt: AT,
-    amount: 500,
-    caps: [],
-    ...overrides,
-  };
-}
-
-function receiptFor(record: StoredProposal, at = AT): Receipt {
-  const p = record.proposal;
-  return {
-    id: unique('r_'),
-    proposal: p.id,
-    capability: p.capability,
-    summary: p.summary,
-    at,
-    effects: p.effects,
-    cost: p.cost,
-    undo: { until: at + 3600 },
-    result: { order: 'o1' },
-  };
-}
+const AT = CONTRACT_AT;
 
 /** The rows appended after `seq`, and that the whole chain still verifies. */
 async function rowsAfter(store: Store, seq: number): Promise<AuditRow[]> {
@@ -161,7 +111,7 @@ export function describeAuditContract(name: string, factory: StoreFactory): void
       await store.beginUndo(receipt.id, AT + 6);
       await store.abandonUndo(receipt.id, { settledAt: AT + 7 });
       await store.beginUndo(receipt.id, AT + 8);
-      const reversal = { ...receiptFor(record, AT + 8), undo: null };
+      const reversal = receiptFor(record, { at: AT + 8, undo: null });
       await store.finishUndo(receipt.id, reversal, { settledAt: AT + 9 });
 
       await store.beginCommit(startOf(doubtful));
@@ -216,7 +166,7 @@ export function describeAuditContract(name: string, factory: StoreFactory): void
         }),
       ).rejects.toThrow('revert failed');
       expect(await rowsAfter(store, before)).toEqual([]);
-      const reversal = { ...receiptFor(record, AT + 2), undo: null };
+      const reversal = receiptFor(record, { at: AT + 2, undo: null });
       await store.undoInTransaction(receipt.id, AT + 2, async () => reversal);
       const rows = await rowsAfter(store, before);
       expect(rows.map((r) => [r.kind, r.detail])).toEqual([
@@ -252,7 +202,7 @@ export function describeAuditContract(name: string, factory: StoreFactory): void
       await store.putProposals([record]);
       await store.beginCommit(startOf(record));
       const late = AT + 1_000_000;
-      await store.finishCommit(record.proposal.id, receiptFor(record, late), null);
+      await store.finishCommit(record.proposal.id, receiptFor(record, { at: late }), null);
       const all = await store.readAudit();
       const since = await store.readAudit(late);
       expect(since.head).toEqual(all.head);

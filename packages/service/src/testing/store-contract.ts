@@ -1,7 +1,8 @@
-import type { JsonValue, Proposal, Receipt } from '@parley/protocol';
+import type { JsonValue } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CommitStart, Store, StoredProposal } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { describeAuditContract } from './audit-contract.js';
+import { proposalRecord, receiptFor, startOf, unique } from './contract-records.js';
 import type { StoreFactory } from './store-factory.js';
 
 export type { StoreFactory } from './store-factory.js';
@@ -11,60 +12,6 @@ export type { StoreFactory } from './store-factory.js';
  * that every store, this package's and any other, proves itself by the same cases. It sits under
  * testing/ because it is test code that ships: nothing in the service imports it.
  */
-
-let seq = 0;
-const unique = (prefix: string): string =>
-  `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}`;
-
-function proposalRecord(overrides: Partial<Proposal> = {}): StoredProposal {
-  const proposal: Proposal = {
-    id: unique('p_'),
-    capability: 'shop.order',
-    summary: 'Order 1 item',
-    effects: [{ op: 'create', target: 'order' }],
-    cost: { amount: 500, currency: 'USD' },
-    risk: 'low',
-    undo: { window: 3600 },
-    expires: 1_790_000_600,
-    hash: 'h',
-    ...overrides,
-  };
-  return {
-    proposal,
-    action: { sku: 'a' },
-    holder: 'ed25519:agent',
-    principal: 'ed25519:boss',
-    createdAt: 1_790_000_000,
-  };
-}
-
-function startOf(record: StoredProposal, overrides: Partial<CommitStart> = {}): CommitStart {
-  return {
-    proposalId: record.proposal.id,
-    holder: 'ed25519:agent',
-    principal: 'ed25519:boss',
-    startedAt: 1_790_000_100,
-    amount: record.proposal.cost?.amount ?? 0,
-    caps: [],
-    ...overrides,
-  };
-}
-
-function receiptFor(record: StoredProposal, overrides: Partial<Receipt> = {}): Receipt {
-  const p = record.proposal;
-  return {
-    id: unique('r_'),
-    proposal: p.id,
-    capability: p.capability,
-    summary: p.summary,
-    at: 1_790_000_100,
-    effects: p.effects,
-    cost: p.cost,
-    undo: { until: 1_790_003_700 },
-    result: { order: 'o1' },
-    ...overrides,
-  };
-}
 
 /**
  * The Store contract (docs/ARCHITECTURE.md): every Store implementation runs this suite. It checks
