@@ -15,10 +15,12 @@
  *     node --import tsx bench/python-bots.bench.ts
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureSource } from './measure-source.js';
 import { type PythonChild, startPython } from './python-child.js';
+import type { Run } from './round-trip-rates.js';
 
 const PACKAGE = process.env.PARLEY_PYTHON_PACKAGE;
 const PYTHON = process.env.PARLEY_PYTHON ?? 'python3';
@@ -107,6 +109,21 @@ const ours = (concurrency?: number) => async () => {
   ourHash = outcome.receipt.transcript_sha256;
 };
 
+/**
+ * The machine's count of connects a full listen backlog dropped, and of SYNs sent again (Linux
+ * /proc/net/netstat): what 8 requests in flight to a bot cost, a second each.
+ */
+function synTrouble(): { overflows: number; synRetrans: number } {
+  if (!existsSync('/proc/net/netstat')) return { overflows: NaN, synRetrans: NaN };
+  const lines = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('TcpExt:'));
+  const names = lines[0]?.split(' ') ?? [];
+  const values = lines[1]?.split(' ') ?? [];
+  const value = (name: string) => Number(values[names.indexOf(name)]);
+  return { overflows: value('ListenOverflows'), synRetrans: value('TCPSynRetrans') };
+}
+const troubleBefore = synTrouble();
 const loadBefore = loadavg();
 await pythonRound(performance.now() + 200);
 await ours()();
@@ -119,12 +136,46 @@ const sweep = (process.env.PARLEY_BENCH_IN_FLIGHT ?? '1')
   .split(',')
   .filter((n) => n !== '')
   .map(Number);
+
+/** CPU milliseconds `pids` have used so far (Linux /proc, 100 ticks a second). */
+const cpuMs = (pids: readonly number[]) =>
+  pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return sum + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
+const selfMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+const onLinux = existsSync('/proc/self/stat');
+const botPids = bots.map((bot) => bot.process.pid as number);
+const coordinatorPid = coordinator.process.pid as number;
+/** CPU a contender and the bots used over its rounds, and in how many decisions. */
+interface Account {
+  decisions: number;
+  coordinator: number;
+  bots: number;
+}
+function accounted(run: Run, coordinatorMs: () => number, account: Account): Run {
+  if (!onLinux) return run;
+  return async (until) => {
+    const [mine, theirs] = [coordinatorMs(), cpuMs(botPids)];
+    const decisions = await run(until);
+    account.decisions += decisions;
+    account.coordinator += coordinatorMs() - mine;
+    account.bots += cpuMs(botPids) - theirs;
+    return decisions;
+  };
+}
+const pythonCpu: Account = { decisions: 0, coordinator: 0, bots: 0 };
+const ourCpu: Account = { decisions: 0, coordinator: 0, bots: 0 };
 const measured = await roundRates(
-  pythonRound,
-  sequential(ours()),
+  accounted(pythonRound, () => cpuMs([coordinatorPid]), pythonCpu),
+  accounted(sequential(ours()), selfMs, ourCpu),
   ...sweep.map((n) => sequential(ours(n))),
 );
 const loadAfter = loadavg();
+const troubleAfter = synTrouble();
 const median = (i: number) =>
   [...measured.rounds.map((row) => row[i] ?? 0)].sort((a, b) => a - b)[
     Math.floor(measured.rounds.length / 2)
@@ -138,7 +189,7 @@ console.log(
   `${PROFILES.length} bots (${PYTHON} -m parley.net.bot), the ${options.length}-option meeting; same transcript hash on both sides: ${ourHash.slice(0, 16)}…`,
 );
 console.log(
-  `load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`,
+  `load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}; on the whole machine meanwhile, connects dropped by a full listen backlog: ${troubleAfter.overflows - troubleBefore.overflows}, SYNs sent again: ${troubleAfter.synRetrans - troubleBefore.synRetrans}\n`,
 );
 console.log(
   [
@@ -155,6 +206,18 @@ console.log(
 console.log(
   `\nrounds (decisions/s, Python / ours${sweep.map((n) => ` / ${n} in flight`).join('')}): ${measured.rounds.map((row) => row.map(per).join(' / ')).join(', ')}`,
 );
+if (onLinux) {
+  const each = (a: Account) => [a.coordinator / a.decisions, a.bots / a.decisions] as const;
+  const [pythonOwn, pythonBots] = each(pythonCpu);
+  const [ourOwn, ourBots] = each(ourCpu);
+  const cores = cpus().length;
+  // One request at a time: the Python coordinator and a bot never work at once.
+  const pythonFloor = pythonOwn + pythonBots;
+  const ourFloor = (ourOwn + ourBots) / cores;
+  console.log(
+    `\nCPU a decision, the coordinator + the ${PROFILES.length} bots: the Python package's ${pythonOwn.toFixed(1)} + ${pythonBots.toFixed(1)} ms, ours ${ourOwn.toFixed(1)} + ${ourBots.toFixed(1)} ms. On an otherwise idle machine the Python coordinator's decision takes at least ${pythonFloor.toFixed(1)} ms (one request at a time), ours at least ${ourFloor.toFixed(1)} ms (all of it spread over ${cores} cores): a ceiling of ${(pythonFloor / ourFloor).toFixed(2)}x.`,
+  );
+}
 
 connections.close();
 stop();
