@@ -1,11 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PyObject } from '../src/index.js';
-import {
-  DEFAULT_CONCURRENCY,
-  DelegateConnections,
-  FRESH_CONNECTIONS_IN_FLIGHT,
-  runAcrossDelegates,
-} from '../src/net/index.js';
+import { DEFAULT_CONCURRENCY, DelegateConnections, runAcrossDelegates } from '../src/net/index.js';
+import { FRESH_CONNECTIONS_IN_FLIGHT } from '../src/net/remote-agent.js';
 import { type HeldBot, heldBot } from './fixtures/held-bot.js';
 
 const OPTIONS: PyObject[] = Array.from({ length: 8 }, (_, slot) => ({ slot }));

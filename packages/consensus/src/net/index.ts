@@ -23,7 +23,6 @@ export { type RateDecision, type RateLimit, RateLimiter } from './rate-limiter.j
 export {
   DEFAULT_CONCURRENCY,
   DEFAULT_TIMEOUT_MS,
-  FRESH_CONNECTIONS_IN_FLIGHT,
   RemoteAgent,
   type RemoteAgentOptions,
 } from './remote-agent.js';
