@@ -23,6 +23,7 @@ const BENCHES = [
   'consensus',
   'receipt',
   'consensus-net',
+  'python-bots',
   'mcp',
   'amplification',
   'soak',

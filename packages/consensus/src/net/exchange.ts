@@ -4,7 +4,13 @@ import { MAX_ANSWER_BYTES } from './wire.js';
 
 /** One HTTP exchange with a delegate: its answer, or why there was none. */
 export type Exchange =
-  | { readonly ok: true; readonly status: number; readonly text: string }
+  | {
+      readonly ok: true;
+      readonly status: number;
+      readonly text: string;
+      /** Whether the delegate keeps the connection for another request (see keepsConnection). */
+      readonly keptAlive: boolean;
+    }
   | {
       readonly ok: false;
       readonly kind: 'unreachable' | 'timeout' | 'malformed';
@@ -86,6 +92,7 @@ function attempt(
           ok: true,
           status: res.statusCode ?? 0,
           text: Buffer.concat(chunks).toString('utf8'),
+          keptAlive: keepsConnection(res),
         }),
       );
       res.on('error', (error) =>
@@ -96,6 +103,18 @@ function attempt(
     if (body === undefined) req.end();
     else req.end(body, 'utf8');
   });
+}
+
+/**
+ * HTTP's rule for whether a connection outlives its answer: an HTTP/1.1 one unless the answer says
+ * `Connection: close`, an HTTP/1.0 one (the reference's bot) only when it says `keep-alive`.
+ */
+export function keepsConnection(res: IncomingMessage): boolean {
+  const connection = String(res.headers.connection ?? '').toLowerCase();
+  if (res.httpVersionMajor === 1 && res.httpVersionMinor === 0) {
+    return connection.includes('keep-alive');
+  }
+  return !connection.includes('close');
 }
 
 function connectionProblem(error: NodeJS.ErrnoException): string {

@@ -14,6 +14,7 @@ import {
   CONSIDER_PATH,
   PROTOCOL_V1,
   PROTOCOL_V2,
+  REFERENCE_LISTEN_BACKLOG,
   SESSION_PATH,
   WIRE_ERRORS,
   wireText,
@@ -24,7 +25,10 @@ export interface RemoteAgentOptions {
   readonly token?: string;
   /** The deadline of each request, in milliseconds (default 5000, as the reference's client). */
   readonly timeoutMs?: number;
-  /** Connections to this delegate, so requests in flight at once (default 8). */
+  /**
+   * Connections to this delegate, so requests in flight at once (default 8; at most
+   * FRESH_CONNECTIONS_IN_FLIGHT to a delegate that closes each connection after one answer).
+   */
   readonly concurrency?: number;
   /**
    * Connections kept across decisions (see DelegateConnections): the agent takes its pool from
@@ -35,6 +39,12 @@ export interface RemoteAgentOptions {
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_CONCURRENCY = 8;
+/**
+ * The most requests in flight to a delegate that closes each connection after one answer (as the
+ * reference's bot does): each is a fresh connect, and they stay below its listen backlog, past
+ * which a connect waits a second for its SYN to be sent again.
+ */
+export const FRESH_CONNECTIONS_IN_FLIGHT = REFERENCE_LISTEN_BACKLOG - 1;
 const PUBLIC_KEY_HEX = /^[0-9a-f]{64}$/;
 const KNOWN_ERRORS: ReadonlySet<string> = new Set(Object.values(WIRE_ERRORS));
 
@@ -91,7 +101,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
       throw failure(url, null, 'unreachable', 'is not an http:// or https:// URL');
     }
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    const pool = options.connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
+    let pool = options.connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
     const shown = base.href.replace(/\/$/, '');
     const answer = await exchange(new URL(CARD_PATH.slice(1), base), {
       method: 'GET',
@@ -103,6 +113,11 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     if (typeof card === 'string') {
       if (options.connections === undefined) pool.destroy();
       throw failure(shown, null, 'malformed', `its card ${card}`);
+    }
+    const lanes = answer.ok && !answer.keptAlive ? freshLanes(concurrency) : concurrency;
+    if (lanes !== concurrency) {
+      if (options.connections === undefined) pool.destroy();
+      pool = options.connections?.pool(base, lanes) ?? delegatePool(base, lanes);
     }
     return new RemoteAgent(base, card, pool, options);
   }
@@ -216,6 +231,11 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
 /** The `/session` body: the nonce, the roster and the hashes of the options fixed in it. */
 export function sessionRequest(session: Session, optionHashes: readonly string[]): PyValue {
   return { nonce: session.nonce, roster: { ...session.roster }, option_hashes: [...optionHashes] };
+}
+
+/** Requests in flight to a delegate that answers each on a fresh connection. */
+function freshLanes(concurrency: number): number {
+  return Math.min(concurrency, FRESH_CONNECTIONS_IN_FLIGHT);
 }
 
 function failure(url: string, owner: string | null, kind: FailureKind, detail: string) {

@@ -15,6 +15,12 @@ export type Protocol = (typeof PROTOCOLS)[number];
 
 /** The reference's cap on a `/consider` body: a legitimate one is about a hundred bytes. */
 export const MAX_BODY = 4096;
+/**
+ * The reference's bot listens with a backlog of 5 (Python's socketserver default) and closes each
+ * connection after one answer (HTTP/1.0): a connect past the backlog is dropped and waits for the
+ * SYN to be sent again, a second later.
+ */
+export const REFERENCE_LISTEN_BACKLOG = 5;
 /** The cap on a `/session` body: a nonce and a roster of up to 50 owners and their keys. */
 export const MAX_SESSION_BODY = 65_536;
 /** The most a coordinator reads of any answer: a card or a verdict is a few hundred bytes. */
