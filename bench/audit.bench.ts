@@ -10,11 +10,15 @@
  *   node --conditions=source --import tsx bench/audit.bench.ts
  *   BENCH_SYNC=NORMAL …   (no fsync per commit: the CPU cost alone shows)
  *   BENCH_COMMIT=shop …   (the shop's order instead of the no-op intent)
+ *   BENCH_STORE=postgres …   (two PostgresStores, each on a schema of its own, on
+ *                             PARLEY_BENCH_DATABASE_URL or the server the tests would use)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStore } from '@parley/service';
+import { SqliteStore, type Store } from '@parley/service';
+import { PostgresStore } from '@parley/store-postgres';
+import { acquirePostgres, planPostgres } from '@parley/test-support';
 import { keyFromSeed } from './service-agent.js';
 import { shopRounds } from './service-dispatch.js';
 import { minimalCommitRounds } from './service-minimal.js';
@@ -24,6 +28,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
 const ROUND_MS = Number(process.env.BENCH_MS ?? 400);
 const SYNC = process.env.BENCH_SYNC === 'NORMAL' ? 'NORMAL' : 'FULL';
 const COMMIT = process.env.BENCH_COMMIT === 'shop' ? 'shop' : 'noop';
+const POSTGRES = process.env.BENCH_STORE === 'postgres';
 /** The issue's limit: the trail may cost the sequential COMMIT at most 5%. */
 const LIMIT = 0.95;
 /** Mon 2026-09-21 12:00Z, the clock service.bench.ts pins. */
@@ -31,6 +36,28 @@ const NOW = Date.UTC(2026, 8, 21, 12, 0, 0) / 1000;
 
 const folder = mkdtempSync(join(tmpdir(), 'parley-audit-bench-'));
 const principal = await keyFromSeed(1);
+const postgres = POSTGRES ? await benchPostgres() : undefined;
+/** Each contender's schema, fresh for this run (dropped at the end). */
+const schemaOf = (name: string) => `audit_bench_${process.pid}_${name}`;
+
+/** PARLEY_BENCH_DATABASE_URL, else the server the tests would use (started if embedded). */
+async function benchPostgres(): Promise<{ url: string; release(): Promise<void> }> {
+  const url = process.env.PARLEY_BENCH_DATABASE_URL;
+  if (url !== undefined) return { url, release: async () => undefined };
+  const plan = await planPostgres();
+  if (plan.kind === 'missing') {
+    console.error(`no PostgreSQL for the benchmark: ${plan.missing.reason}`);
+    process.exit(2);
+  }
+  return acquirePostgres(plan);
+}
+
+function openStore(name: string, audit: boolean): Promise<Store> | Store {
+  if (postgres === undefined) {
+    return new SqliteStore({ folder: join(folder, name), synchronous: SYNC, audit });
+  }
+  return PostgresStore.open(postgres.url, { schema: schemaOf(name), audit });
+}
 
 /** `round`, counting the process CPU time it used and the commits it made. */
 function metered(round: Round) {
@@ -48,7 +75,7 @@ function metered(round: Round) {
 }
 
 async function contender(name: string, audit: boolean) {
-  const store = new SqliteStore({ folder: join(folder, name), synchronous: SYNC, audit });
+  const store = await openStore(name, audit);
   const rounds =
     COMMIT === 'shop'
       ? await shopRounds(store, principal, NOW)
@@ -61,8 +88,20 @@ async function contender(name: string, audit: boolean) {
     close: async () => {
       await rounds.close();
       await store.close();
+      if (postgres !== undefined) await dropSchema(postgres.url, schemaOf(name));
     },
   };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 const plain = await contender('plain', false);
@@ -72,7 +111,7 @@ try {
   const ratios = spread(pairedRatios(rates, 1, 0));
   const [without, withTrail] = rates.best;
   console.log(
-    `sequential durable COMMIT (${COMMIT}, SQLite ${SYNC}), ${ROUNDS} rounds of ${ROUND_MS} ms, load ${loadavg()[0]?.toFixed(1)}`,
+    `sequential durable COMMIT (${COMMIT}, ${postgres === undefined ? `SQLite ${SYNC}` : 'PostgreSQL'}), ${ROUNDS} rounds of ${ROUND_MS} ms, load ${loadavg()[0]?.toFixed(1)}`,
   );
   console.log(`  without the audit trail: best ${Math.round(without ?? 0)}/s`);
   console.log(
@@ -90,4 +129,5 @@ try {
   await plain.close();
   await audited.close();
   rmSync(folder, { recursive: true, force: true });
+  await postgres?.release();
 }
