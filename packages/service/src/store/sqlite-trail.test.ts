@@ -149,6 +149,30 @@ describe('§E3 on SQLite: a commit row is its own trail row (schema version 6)',
     }
   });
 
+  // Taking turns (one process holds one file's write lock at a time; two stores in one process
+  // waiting on each other's lock would block the event loop both need).
+  it('two stores writing one file in turn make one chain', async () => {
+    const first = new SqliteStore({ folder });
+    const second = new SqliteStore({ folder });
+    try {
+      for (const n of [1, 2, 3, 4, 5, 6]) {
+        await (n % 2 === 0 ? first : second).commitInTransaction(start(n), async () => ({
+          receipt: receipt(n),
+          action: null,
+        }));
+      }
+      const target = { target: 'block:b1', at: AT, by: PARTIES.principal, revocation: {} };
+      await second.putRevocation(target, AT + 9);
+      await first.beginCommit(start(7));
+      await first.finishCommit('p_7', receipt(7), null);
+      const trail = await second.readAudit();
+      expect(verifyAuditChain(trail.rows, trail.head)).toMatchObject({ ok: true, count: 8 });
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('a last row removed with its mark is named: the row before it was not the last', async () => {
     const store = new SqliteStore({ folder });
     for (const n of [1, 2, 3]) {
