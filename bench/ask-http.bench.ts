@@ -10,6 +10,7 @@
  *
  *   npm run build && node --import tsx bench/ask-http.bench.ts
  *   ASK_HTTP_SERVICE_FLAGS: node flags for the service only ("--cpu-prof --cpu-prof-dir=DIR").
+ *   ASK_HTTP_RAW_FLAGS: the same for the raw server, to profile both sides alike.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -78,8 +79,9 @@ const reply = JSON.parse(replyText) as { kind: string; data?: { events?: unknown
 if (reply.kind !== 'ANSWER' || reply.data?.events?.length !== 3) {
   throw new Error(`parley serve calendar did not answer three meetings: ${replyText}`);
 }
+const rawFlags = (process.env.ASK_HTTP_RAW_FLAGS ?? '').split(' ').filter(Boolean);
 const [raw, rawPort] = await startChild(
-  ['--import', 'tsx', RAW, replyText.trimEnd()],
+  [...rawFlags, '--import', 'tsx', RAW, replyText.trimEnd()],
   process.env,
   /^listening (\d+)$/m,
 );

@@ -28,3 +28,5 @@ server.keepAliveTimeout = 120_000;
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 });
+// A normal exit on SIGTERM, so that --cpu-prof (ASK_HTTP_RAW_FLAGS) writes its profile.
+process.once('SIGTERM', () => process.exit(0));

@@ -80,11 +80,20 @@ function normalizeOrigin(text: string): string | undefined {
   }
 }
 
+/**
+ * How many Host values `acceptsHost` remembers its answer for: a client sends the same Host on
+ * every request, and parsing it as a URL costs more than the rest of the check. Past it, the
+ * remembered answers are forgotten and kept afresh, so no run of distinct Hosts grows memory.
+ */
+export const REMEMBERED_HOSTS = 64;
+
 /** The Host and Origin rule of a local HTTP server; see BrowserPolicyOptions. */
 export class BrowserPolicy {
   readonly #hosts: ReadonlySet<string>;
   readonly #anyHost: boolean;
   readonly #cors: ReadonlySet<string>;
+  /** Answers of `acceptsHost` by Host value: a pure function of the value and the options. */
+  readonly #judgedHosts = new Map<string, boolean>();
 
   /** `listenHost` is the name or address the server listens on, if any. */
   constructor(options: BrowserPolicyOptions = {}, listenHost?: string) {
@@ -116,6 +125,15 @@ export class BrowserPolicy {
   /** Whether a Host header names this server. */
   acceptsHost(host: string): boolean {
     if (this.#anyHost) return true;
+    const known = this.#judgedHosts.get(host);
+    if (known !== undefined) return known;
+    const accepted = this.#judgeHost(host);
+    if (this.#judgedHosts.size >= REMEMBERED_HOSTS) this.#judgedHosts.clear();
+    this.#judgedHosts.set(host, accepted);
+    return accepted;
+  }
+
+  #judgeHost(host: string): boolean {
     const name = hostnameOf(host);
     if (name === undefined || name === '') return false;
     return (

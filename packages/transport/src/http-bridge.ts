@@ -167,7 +167,13 @@ export function createHttpBridge(
     const body = await readLimited(request.body, MAX_FRAME_BYTES);
     if (body === undefined) return tooLarge();
     return new Promise<Response>((resolve) => {
-      runExchange(handler, body, { peer, signal: request.signal }, onError, webOutput(resolve));
+      runExchange(
+        handler,
+        body,
+        { peer, signal: () => request.signal },
+        onError,
+        webOutput(resolve),
+      );
     });
   }
 }

@@ -28,6 +28,7 @@ import { InFlightLimit } from './in-flight-limit.js';
 import { resolveLimits, type ServerLimits } from './limits.js';
 import { answeredByPolicy } from './node-browser-policy.js';
 import { answeredHealth } from './node-health.js';
+import { RequestAbort } from './request-abort.js';
 import {
   type ErrorReporter,
   type ParleyServer,
@@ -155,17 +156,24 @@ export async function listenHttp(
   const onError = options.onError ?? reportToStderr;
   const policy = new BrowserPolicy(options.browser, options.host);
   const protocol = options.tls === undefined ? 'http:' : 'https:';
-  const inFlight = new WeakMap<Socket, InFlightLimit>();
-  const aborts = new Set<AbortController>();
+  /** What the requests of one keep-alive connection share: their in-flight count, their peer. */
+  const connections = new WeakMap<Socket, { limit: InFlightLimit; peer: string }>();
+  const connectionOf = (socket: Socket): { limit: InFlightLimit; peer: string } => {
+    let known = connections.get(socket);
+    if (known === undefined) {
+      known = { limit: new InFlightLimit(limits.maxInFlight), peer: `http ${socketPeer(socket)}` };
+      connections.set(socket, known);
+    }
+    return known;
+  };
+  const aborts = new Set<RequestAbort>();
   let closing = false;
   let server: Server;
 
-  const post = (request: IncomingMessage, response: ServerResponse, peer: string): void => {
-    const socket = request.socket;
-    const limit = inFlight.get(socket) ?? new InFlightLimit(limits.maxInFlight);
-    inFlight.set(socket, limit);
+  const post = (request: IncomingMessage, response: ServerResponse): void => {
+    const { limit, peer } = connectionOf(request.socket);
     const entered = limit.tryEnter();
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     aborts.add(abort);
     response.once('close', () => {
       if (!response.writableFinished) abort.abort();
@@ -183,7 +191,8 @@ export async function listenHttp(
           nodeOutput(response).start(`${JSON.stringify(reply)}\n`, true);
           return;
         }
-        runExchange(handler, body, { peer, signal: abort.signal }, onError, nodeOutput(response));
+        const signal = (): AbortSignal => abort.signal;
+        runExchange(handler, body, { peer, signal }, onError, nodeOutput(response));
       },
       () => {
         options.onRefused?.('too_large');
@@ -204,7 +213,6 @@ export async function listenHttp(
     if (answeredByPolicy(policy, request, response, protocol)) return;
     const contentType = request.headers['content-type'] ?? null;
     const route = routeBridgeRequest(request.method ?? '', path, endpoint, contentType);
-    const peer = `http ${socketPeer(request.socket)}`;
     switch (route.kind) {
       case 'status':
         request.resume();
@@ -212,7 +220,7 @@ export async function listenHttp(
         return;
       case 'discover':
         request.resume();
-        discover(handler, peer, onError).then(({ status, json }) => {
+        discover(handler, connectionOf(request.socket).peer, onError).then(({ status, json }) => {
           response.writeHead(status, {
             'content-type': JSON_MEDIA_TYPE,
             'content-length': Buffer.byteLength(json),
@@ -226,7 +234,7 @@ export async function listenHttp(
           refuseTooLarge(request, response);
           return;
         }
-        post(request, response, peer);
+        post(request, response);
     }
   };
 

@@ -9,7 +9,17 @@ import type { FrameHandler, HandleContext } from '@parley/transport';
  */
 export class InFlightHandler implements FrameHandler {
   readonly #handler: FrameHandler;
-  readonly #running = new Set<Promise<unknown>>();
+  #running = 0;
+  /** Told once no request is running. */
+  #whenIdle: (() => void)[] = [];
+  /** One listener for every request, so counting one out makes no closure. */
+  readonly #leave = (): void => {
+    this.#running--;
+    if (this.#running > 0 || this.#whenIdle.length === 0) return;
+    const waiting = this.#whenIdle;
+    this.#whenIdle = [];
+    for (const idle of waiting) idle();
+  };
 
   constructor(handler: FrameHandler) {
     this.#handler = handler;
@@ -17,32 +27,26 @@ export class InFlightHandler implements FrameHandler {
 
   /** Requests whose final reply is not made yet. */
   get running(): number {
-    return this.#running.size;
+    return this.#running;
   }
 
   handleText(text: string, ctx: HandleContext): Promise<FinalReply> {
     const work = this.#handler.handleText(text, ctx);
-    const tracked = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#running.add(tracked);
-    tracked.then(() => this.#running.delete(tracked));
+    this.#running++;
+    work.then(this.#leave, this.#leave);
     return work;
   }
 
   /** Resolves once no request is running, or after `limitMs`: whether all had finished. */
   async idle(limitMs: number): Promise<boolean> {
+    if (this.#running === 0) return true;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), limitMs);
     });
+    const idle = new Promise<true>((resolve) => this.#whenIdle.push(() => resolve(true)));
     try {
-      while (this.#running.size > 0) {
-        const next = await Promise.race([Promise.all([...this.#running]).then(() => true), late]);
-        if (!next) return false;
-      }
-      return true;
+      return await Promise.race([idle, late]);
     } finally {
       clearTimeout(timer);
     }
