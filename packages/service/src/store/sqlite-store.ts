@@ -224,7 +224,8 @@ export class SqliteStore implements Store {
 
   /**
    * Writes the commit row (and its auto key): `applying`, or already `done` with its receipt and
-   * the action `apply` received, stored once, here (sqlite-schema.ts, version 2).
+   * the action `apply` received, stored once, here (sqlite-schema.ts, version 2), and then also
+   * its §E3 row: the commit row itself, keyed by its seq (sqlite-trail.ts, version 6).
    */
   #record(
     start: CommitStart,
