@@ -8,7 +8,7 @@ import {
   type Receipt,
 } from '@parley/protocol';
 import type Database from 'better-sqlite3';
-import { type ChainedRow, chainEntries, commitDetail } from './audit-entries.js';
+import { type ChainedRow, chainEntries, commitDetail, type TextedEntry } from './audit-entries.js';
 import { parse } from './sqlite-rows.js';
 import type { AuditTrail } from './store.js';
 
@@ -49,8 +49,8 @@ type CommitTrailRow = {
 type AuditTableRow = Omit<AuditRow, 'detail'> & { detail: string };
 
 export class SqliteTrail {
-  /** The trail's last row, of whichever table holds the greater seq; none while empty. */
-  readonly #tail: Database.Statement;
+  readonly #lastSeqs: Database.Statement;
+  readonly #row: Record<Tail['table'], Database.Statement>;
   readonly #unmark: Record<Tail['table'], Database.Statement>;
   readonly #insert: Database.Statement;
   readonly #commitRows: Database.Statement;
@@ -58,16 +58,17 @@ export class SqliteTrail {
 
   /** `db`: the writer (append) or a reader (read); statements are prepared once. */
   constructor(db: Database.Database) {
-    // The last row of each table (each by its key), then the later of the two.
-    this.#tail = db.prepare(
-      `SELECT * FROM (
-         SELECT seq, audit_hash AS hash, audit_last AS last, 'commits' AS "table" FROM commits
-         WHERE seq < ${UNTRAILED_KEY} ORDER BY seq DESC LIMIT 1)
-       UNION ALL
-       SELECT * FROM (
-         SELECT seq, hash, last, 'audit' AS "table" FROM audit ORDER BY seq DESC LIMIT 1)
-       ORDER BY seq DESC LIMIT 1`,
+    // The greatest key of each table (SQLite's max() on a key reads one leaf), then that row.
+    this.#lastSeqs = db.prepare(
+      `SELECT (SELECT max(seq) FROM commits WHERE seq < ${UNTRAILED_KEY}) AS commits,
+              (SELECT max(seq) FROM audit) AS audit`,
     );
+    this.#row = {
+      commits: db.prepare(
+        'SELECT seq, audit_hash AS hash, audit_last AS last, \'commits\' AS "table" FROM commits WHERE seq = ?',
+      ),
+      audit: db.prepare('SELECT seq, hash, last, \'audit\' AS "table" FROM audit WHERE seq = ?'),
+    };
     this.#unmark = {
       commits: db.prepare('UPDATE commits SET audit_last = NULL WHERE seq = ?'),
       audit: db.prepare('UPDATE audit SET last = NULL WHERE seq = ?'),
@@ -84,14 +85,22 @@ export class SqliteTrail {
     );
   }
 
+  /** The trail's last row, of whichever table holds the greater seq; undefined while empty. */
+  #tail(): Tail | undefined {
+    const last = this.#lastSeqs.get() as { commits: number | null; audit: number | null };
+    if (last.commits === null && last.audit === null) return undefined;
+    const table = (last.commits ?? 0) > (last.audit ?? 0) ? 'commits' : 'audit';
+    return this.#row[table].get(last[table]) as Tail;
+  }
+
   /**
    * Chains `entries` after the trail's last row, inside the writer transaction of the step they
    * record, and moves the mark to the new last row. Writes every row but a `commit`'s, whose
    * chain fields it returns for the caller to write into that commit's row (at most one).
    */
-  append(entries: readonly AuditEntry[]): CommitLink | undefined {
+  append(entries: readonly TextedEntry[]): CommitLink | undefined {
     if (entries.length === 0) return undefined;
-    const tail = this.#tail.get() as Tail | undefined;
+    const tail = this.#tail();
     if (tail !== undefined) this.#unmark[tail.table].run(tail.seq);
     const rows = chainEntries(tail ?? AUDIT_EMPTY_HEAD, entries);
     const last = rows.at(-1) as ChainedRow;
@@ -120,7 +129,7 @@ export class SqliteTrail {
       })),
       (this.#commitRows.all() as CommitTrailRow[]).map(commitTrailRow).filter((r) => r.at >= since),
     );
-    const tail = this.#tail.get() as Tail | undefined;
+    const tail = this.#tail();
     const head: AuditHead =
       tail === undefined
         ? AUDIT_EMPTY_HEAD
