@@ -1,6 +1,5 @@
 import {
   AUDIT_EMPTY_HEAD,
-  type AuditEntry,
   type AuditHead,
   type AuditRow,
   canonicalize,
