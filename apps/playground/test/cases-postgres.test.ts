@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testChromium, testDatabaseUrl } from '@parley/test-support';
+import { dropTestSchema, freshTestSchema, testChromium, withSchema } from '@parley/test-support';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAs, type Person, shoot, writeAndConfirm } from './fixtures/case-pages.js';
@@ -24,6 +24,8 @@ describe('two instances on PostgreSQL serve one case', { timeout: 180_000 }, () 
   let two: StartedParley;
   let browser: Browser;
   const people: Person[] = [];
+  // A schema of this file's own: no parallel worker or concurrent run shares its tables.
+  const schema = freshTestSchema('cases');
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
@@ -35,7 +37,7 @@ describe('two instances on PostgreSQL serve one case', { timeout: 180_000 }, () 
       ANTHROPIC_API_KEY: '',
       ANTHROPIC_BASE_URL: '',
     };
-    const args = ['--cases-store', testDatabaseUrl()];
+    const args = ['--cases-store', withSchema(schema)];
     one = await startParley({ args, env });
     two = await startParley({ args, env });
     const { executablePath, args: chromeArgs, env: chromeEnv } = await testChromium();
@@ -53,6 +55,7 @@ describe('two instances on PostgreSQL serve one case', { timeout: 180_000 }, () 
     await browser?.close();
     await one?.stop();
     await two?.stop();
+    await dropTestSchema(schema);
     rmSync(home, { recursive: true, force: true });
   });
 
@@ -115,5 +118,7 @@ describe('two instances on PostgreSQL serve one case', { timeout: 180_000 }, () 
     expect(readFileSync(file, 'utf8')).toContain('"unanimous_acceptance": true');
     expect(await runCli(['verify-receipt', file])).toContain('Result: VERIFIED');
     for (const p of people) expect(p.errors).toEqual([]);
+    // The case lived in the schema the URL named (cases, privates, links, requests).
+    expect(await dropTestSchema(schema)).toBe(4);
   });
 });

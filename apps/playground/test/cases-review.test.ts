@@ -64,6 +64,9 @@ describe('a party fixes a limit and answers a question on the cases review scree
     // Fix, by keyboard: the button opens the rule in a box, focused, as the person would type it.
     await page.focus('.rules.hard [data-id="h1"] button:has-text("Fix")');
     await page.keyboard.press('Enter');
+    // The focus moves once the box has rendered, a moment after the key on a busy machine: wait
+    // for it there (never arriving fails the test), then check that it is that box.
+    await page.waitForSelector('#edit-h1:focus');
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('edit-h1');
     await expect(page.inputValue('#edit-h1')).resolves.toBe('rent <= 1000');
     // A rule naming nothing in the options: one sentence under the item, the text kept.

@@ -14,6 +14,7 @@ import {
   killGroup,
   NODE_ARGS,
   runCli,
+  SOURCE_ARGS,
   spawnTracked,
   waitForOutput,
 } from './fixtures/cli-process.js';
@@ -29,7 +30,6 @@ import { tempFolder } from './fixtures/temp-home.js';
 const folder = tempFolder();
 const file = (name: string) => join(folder.path, name);
 const STAND_IN = fileURLToPath(new URL('./fixtures/stand-in-delegate.ts', import.meta.url));
-const LOADER = NODE_ARGS.slice(0, 3);
 
 const OPTIONS = [
   { id: 'rooftop', cost: 900 },
@@ -114,7 +114,7 @@ beforeAll(async () => {
   const standIn = spawnTracked(
     process.execPath,
     [
-      ...LOADER,
+      ...SOURCE_ARGS,
       STAND_IN,
       new URL(urls.Bob as string).port,
       file('stand-in-card.json'),

@@ -29,10 +29,13 @@ export {
 export {
   acquirePostgres,
   DATABASE_URL_ENV,
+  dropTestSchema,
+  freshTestSchema,
   POSTGRES_ENV,
   type PostgresPlan,
   planPostgres,
   SYSTEM_POSTGRES_URL,
   type TestPostgres,
   testDatabaseUrl,
+  withSchema,
 } from './test-postgres.js';

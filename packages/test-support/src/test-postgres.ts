@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { binariesPackage } from './embedded-postgres-binaries.js';
@@ -70,6 +71,40 @@ export async function acquirePostgres(
 /** The database URL a test file uses: the one the global setup chose for this run. */
 export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return env[DATABASE_URL_ENV] ?? SYSTEM_POSTGRES_URL;
+}
+
+/**
+ * A schema name no other test file, parallel worker or concurrent run uses, in this run's
+ * database: `PREFIX_` and twelve hex digits.
+ */
+export function freshTestSchema(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** `url` (this run's database by default) with a `schema` query parameter naming `schema`. */
+export function withSchema(schema: string, url: string = testDatabaseUrl()): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('schema', schema);
+  return parsed.toString();
+}
+
+/**
+ * Drops a schema a test made, and everything in it; resolves with how many tables it held (0
+ * when it did not exist).
+ */
+export async function dropTestSchema(schema: string, url = testDatabaseUrl()): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const held = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1',
+      [schema],
+    );
+    await client.query(`DROP SCHEMA IF EXISTS "${schema.replaceAll('"', '""')}" CASCADE`);
+    return held.rows[0]?.n ?? 0;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Whether a PostgreSQL server accepts a connection at `url` within two seconds. */

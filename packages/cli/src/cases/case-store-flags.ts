@@ -10,7 +10,8 @@ import { CliError } from '../cli-error.js';
 import { ensureFolder } from '../home/parley-home.js';
 
 /**
- * Where cases live: `--data DIR` (SQLite, the default `.parley-data`) or `--store postgres://…`.
+ * Where cases live: `--data DIR` (SQLite, the default `.parley-data`) or `--store postgres://…`
+ * (a `schema` query parameter picks the schema, as for a service's --store; else `parley`).
  */
 export type CaseStoreFlags = { data?: string; store?: string };
 
@@ -38,8 +39,9 @@ export async function openCaseStore(
     if (!/^postgres(ql)?:\/\//.test(flags.store)) {
       throw new CliError('--store takes a PostgreSQL URL (postgres://…)');
     }
+    const { url, schema } = withoutSchema(flags.store);
     try {
-      return await PostgresCaseStore.open(flags.store, key);
+      return await PostgresCaseStore.open(url, key, schema);
     } catch (error) {
       throw new CliError(
         `cannot open the PostgreSQL store: ${error instanceof Error ? error.message : String(error)}`,
@@ -48,4 +50,18 @@ export async function openCaseStore(
   }
   ensureFolder(data);
   return new SqliteCaseStore(join(data, 'cases'), key);
+}
+
+/** The URL without its `schema` query parameter, and that parameter. */
+function withoutSchema(store: string): { url: string; schema?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(store);
+  } catch {
+    throw new CliError('the PostgreSQL URL of --store does not parse');
+  }
+  const schema = parsed.searchParams.get('schema');
+  if (schema === null) return { url: store };
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), schema };
 }
