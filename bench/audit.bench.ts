@@ -3,9 +3,10 @@
  * bench of service.bench.ts (the no-op intent of service-minimal.ts, or the example shop's order
  * with BENCH_COMMIT=shop) on two SqliteStores (synchronous FULL) in one process, one keeping the
  * trail (its default: a row chained with every receipt, kept in the commit's own record,
- * sqlite-trail.ts) and one with `audit: false`, taking turns round by round. Prints the paired ratio against the
- * issue's limit (appending costs at most 5%), and the CPU time per COMMIT of each (process CPU
- * while its rounds ran: on a loaded machine it moves less than wall time); fails on nothing.
+ * sqlite-trail.ts) and one with `audit: false`, taking turns round by round. Prints the paired
+ * ratio against the issue's limit (appending costs at most 5%), and the CPU time per COMMIT of
+ * each (process CPU while its rounds ran: on a loaded machine it moves less than wall time);
+ * fails on nothing.
  *
  *   node --conditions=source --import tsx bench/audit.bench.ts
  *   BENCH_SYNC=NORMAL …   (no fsync per commit: the CPU cost alone shows)
