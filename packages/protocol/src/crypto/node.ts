@@ -45,12 +45,21 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * A KeyObject for a raw Ed25519 public key, imported as a JWK (RFC 8037): OpenSSL 3 turns the raw
+ * bytes into a key directly, where the same key wrapped in DER goes through its decoder search,
+ * about 90 µs against 6 µs (more than the verify it is made for; bench/RESULTS.md, issue 27).
+ * Both take any 32 bytes; a point off the curve fails at verify either way.
+ */
+function importPublicKey(raw: Uint8Array): KeyObject {
+  const x = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64url');
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+}
+
 function publicKeyObject(raw: Uint8Array): KeyObject {
   const seen = byArray.get(raw);
   if (seen !== undefined && sameBytes(seen.bytes, raw)) return seen.key;
-  const key = publicKeys.get(bytesId(raw), () =>
-    createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' }),
-  );
+  const key = publicKeys.get(bytesId(raw), () => importPublicKey(raw));
   byArray.set(raw, { bytes: new Uint8Array(raw), key });
   return key;
 }
