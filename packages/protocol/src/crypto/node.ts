@@ -16,7 +16,7 @@ const oneShotHash = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-/** Importing a key costs more than a verify; cache KeyObjects per key (bounded, oldest out). */
+/** A key is imported once, not per verify: KeyObjects cached per key (bounded, oldest out). */
 const CACHE_LIMIT = 4096;
 
 const publicKeys = new BoundedCache<KeyObject>(CACHE_LIMIT);
@@ -48,7 +48,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /**
  * A KeyObject for a raw Ed25519 public key, imported as a JWK (RFC 8037): OpenSSL 3 turns the raw
  * bytes into a key directly, where the same key wrapped in DER goes through its decoder search,
- * about 90 µs against 6 µs (more than the verify it is made for; bench/RESULTS.md, issue 27).
+ * 83 µs against 5 µs on this machine, about as much as the verify it is made for
+ * (bench/RESULTS.md, issue 27).
  * Both take any 32 bytes; a point off the curve fails at verify either way.
  */
 function importPublicKey(raw: Uint8Array): KeyObject {
