@@ -21,6 +21,7 @@ const {
   delegateGrant,
   encodeGrant,
   estimateTokens,
+  generateKeyPair,
   hashProposal,
   issueGrant,
   keyPairFromSeed,
@@ -327,6 +328,39 @@ async function benchVerification(): Promise<void> {
       await paired(uncached, rawVerify, signatures),
       VERIFY_TARGET,
     );
+
+    // Cold, a holder key the service has not met (a fresh agent key): 5,000 keys cycling
+    // through the 4,096-entry key caches always miss, so each request also imports its key.
+    if (blocks === 1) {
+      const fresh: { token: string; proof: Proof }[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const holder = await generateKeyPair();
+        const grant = await issueGrant(principal, {
+          sub: publicKeyString(holder),
+          caveats: ROOT_CAVEATS,
+          iat: NOW - 60,
+          nonce: `k${i}`,
+        });
+        const proof = await signProof(holder, {
+          aud: SERVICE,
+          verb: 'COMMIT',
+          target: HASH,
+          ts: NOW,
+        });
+        fresh.push({ token: encodeGrant(grant), proof });
+      }
+      const nextFresh = cycle(fresh);
+      const newKey: Op = {
+        run: () => {
+          const { token, proof } = nextFresh();
+          return authorize(token, proof, missing);
+        },
+      };
+      report(
+        '  for reference: 1 block, cold, new holder key each time',
+        await paired(newKey, rawVerify, signatures),
+      );
+    }
 
     // Warm: the same token, a new proof each time: the chain is cached, one verify per request.
     const cache = new ChainCache();
