@@ -3,7 +3,8 @@
  * Every figure is printed with its ratio to a limit measured in the same run; nothing here fails
  * on a time (STYLE.md: a benchmark is not a test).
  *
- *   npm run bench -w @parley/protocol          (BENCH_MS, BENCH_ROUNDS tune the windows)
+ *   npm run bench -w @parley/protocol          (BENCH_MS, BENCH_ROUNDS tune the windows;
+ *                                               BENCH_ONLY and BENCH_BLOCKS pick rows)
  */
 import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const {
   delegateGrant,
   encodeGrant,
   estimateTokens,
+  generateKeyPair,
   hashProposal,
   issueGrant,
   keyPairFromSeed,
@@ -44,6 +46,8 @@ type Proof = import('@parley/protocol').Proof;
 const VERIFY_TARGET = 0.9;
 const WINDOW_MS = Number(process.env.BENCH_MS ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Grant lengths of the verification rows: BENCH_BLOCKS=1 runs the 1-block rows alone. */
+const BLOCKS = (process.env.BENCH_BLOCKS ?? '1,2,3').split(',').map(Number);
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -300,7 +304,7 @@ async function benchVerification(): Promise<void> {
   report('limit: raw node:crypto Ed25519 verify, distinct signatures', reference.limit);
   report('  for reference: one signature verified over and over', reference.ops);
 
-  for (const blocks of [1, 2, 3]) {
+  for (const blocks of BLOCKS) {
     const nextProof = cycle(await proofPool(holders[blocks - 1] as KeyPair));
     const signatures = blocks + 1;
 
@@ -324,6 +328,39 @@ async function benchVerification(): Promise<void> {
       await paired(uncached, rawVerify, signatures),
       VERIFY_TARGET,
     );
+
+    // Cold, a holder key the service has not met (a fresh agent key): 5,000 keys cycling
+    // through the 4,096-entry key caches always miss, so each request also imports its key.
+    if (blocks === 1) {
+      const fresh: { token: string; proof: Proof }[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const holder = await generateKeyPair();
+        const grant = await issueGrant(principal, {
+          sub: publicKeyString(holder),
+          caveats: ROOT_CAVEATS,
+          iat: NOW - 60,
+          nonce: `k${i}`,
+        });
+        const proof = await signProof(holder, {
+          aud: SERVICE,
+          verb: 'COMMIT',
+          target: HASH,
+          ts: NOW,
+        });
+        fresh.push({ token: encodeGrant(grant), proof });
+      }
+      const nextFresh = cycle(fresh);
+      const newKey: Op = {
+        run: () => {
+          const { token, proof } = nextFresh();
+          return authorize(token, proof, missing);
+        },
+      };
+      report(
+        '  for reference: 1 block, cold, new holder key each time',
+        await paired(newKey, rawVerify, signatures),
+      );
+    }
 
     // Warm: the same token, a new proof each time: the chain is cached, one verify per request.
     const cache = new ChainCache();
@@ -458,9 +495,12 @@ console.log(`@parley/protocol benchmark — node ${process.version}, ${cpu}`);
 console.log(
   `ops per CPU-second; median of ${ROUNDS} windows of ${WINDOW_MS} ms CPU, each op paired with its limit; targets are not enforced\n`,
 );
-await benchVerification();
+/** BENCH_ONLY=verification,hashing,canonical,lens runs those parts alone (default: all). */
+const only = process.env.BENCH_ONLY?.split(',');
+const runs = (part: string): boolean => only === undefined || only.includes(part);
+if (runs('verification')) await benchVerification();
 console.log('');
-await benchHashing();
-await benchCanonical();
+if (runs('hashing')) await benchHashing();
+if (runs('canonical')) await benchCanonical();
 console.log('');
-await benchLens();
+if (runs('lens')) await benchLens();

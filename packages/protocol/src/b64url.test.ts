@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeB64url, encodeB64url } from './b64url.js';
+import { decodeB64url, decodeB64urlInto, decodedLength, encodeB64url } from './b64url.js';
 import { EncodingError } from './encoding-error.js';
 
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
@@ -111,6 +111,31 @@ describe('§6.1 b64url', () => {
           expect(decodeB64url(text)).toEqual(data);
         }),
       );
+    });
+
+    it('decodes into a longer array the same bytes, the same errors, and returns the count', () => {
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const symbol = fc.constantFrom(...alphabet, '=', '.');
+      fc.assert(
+        fc.property(fc.string({ unit: symbol, maxLength: 60 }), fc.nat(8), (text, spare) => {
+          const out = new Uint8Array(decodedLength(text.length) + spare).fill(0xaa);
+          let expected: Uint8Array;
+          try {
+            expected = decodeB64url(text);
+          } catch (error) {
+            expect(() => decodeB64urlInto(text, out)).toThrow(error as Error);
+            return;
+          }
+          const count = decodeB64urlInto(text, out);
+          expect(count).toBe(expected.length);
+          expect(out.subarray(0, count)).toEqual(expected);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('refuses an output array too short for the text', () => {
+      expect(() => decodeB64urlInto('Zm9vYmFy', new Uint8Array(5))).toThrow(RangeError);
     });
 
     it('has exactly one encoding per byte string: whatever decodes re-encodes to itself', () => {

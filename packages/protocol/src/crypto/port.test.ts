@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultCrypto as nodeCrypto } from './node.js';
 import type { CryptoPort } from './port.js';
@@ -164,5 +164,22 @@ describe('node:crypto port shortcuts', () => {
     expect(nodeCrypto.verify(array, message, signature)).toBe(false);
     array.set(keys[1] as Uint8Array);
     expect(nodeCrypto.verify(array, message, signature)).toBe(true);
+  });
+
+  it('takes any 32 bytes as a key, as node:crypto does with the same key in DER', async () => {
+    // Random bytes are often not a curve point; the outcome must be DER's, never a throw.
+    const spki = Buffer.from('302a300506032b6570032100', 'hex');
+    const seed = randomBytes(32);
+    const message = randomBytes(20);
+    const signature = await nodeCrypto.sign(seed, message);
+    const keys = [await nodeCrypto.publicKeyFromSeed(seed)];
+    for (let i = 0; i < 64; i++) keys.push(randomBytes(32));
+    for (const key of keys) {
+      const der = createPublicKey({ key: Buffer.concat([spki, key]), format: 'der', type: 'spki' });
+      expect(nodeCrypto.verify(key, message, signature)).toBe(
+        nodeVerify(null, message, der, signature),
+      );
+    }
+    expect(nodeCrypto.verify(keys[0] as Uint8Array, message, signature)).toBe(true);
   });
 });

@@ -68,6 +68,15 @@ describe('§6.2 grant tokens', () => {
     }
   });
 
+  it('decode a short token after a long one to the short one alone (one array for both)', () => {
+    const long = encodeGrant(delegated);
+    const short = encodeGrant(root);
+    expect(long.length).toBeGreaterThan(short.length);
+    decodeGrant(long);
+    expect(decodeGrant(short)).toEqual(root);
+    expect(decodeGrant(long)).toEqual(delegated);
+  });
+
   it('name block ids b64url(sha256(utf8(s))) and the grant id after the root', () => {
     const [first, second] = delegated;
     const expectedId = createHash('sha256').update(first.s, 'utf8').digest('base64url');
