@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore, type Store } from '@parley/service';
 import { PostgresStore } from '@parley/store-postgres';
-import { acquirePostgres, planPostgres } from '@parley/test-support';
+import { benchPostgres } from './bench-postgres.js';
 import { keyFromSeed } from './service-agent.js';
 import { shopRounds } from './service-dispatch.js';
 import { minimalCommitRounds } from './service-minimal.js';
@@ -40,18 +40,6 @@ const principal = await keyFromSeed(1);
 const postgres = POSTGRES ? await benchPostgres() : undefined;
 /** Each contender's schema, fresh for this run (dropped at the end). */
 const schemaOf = (name: string) => `audit_bench_${process.pid}_${name}`;
-
-/** PARLEY_BENCH_DATABASE_URL, else the server the tests would use (started if embedded). */
-async function benchPostgres(): Promise<{ url: string; release(): Promise<void> }> {
-  const url = process.env.PARLEY_BENCH_DATABASE_URL;
-  if (url !== undefined) return { url, release: async () => undefined };
-  const plan = await planPostgres();
-  if (plan.kind === 'missing') {
-    console.error(`no PostgreSQL for the benchmark: ${plan.missing.reason}`);
-    process.exit(2);
-  }
-  return acquirePostgres(plan);
-}
 
 function openStore(name: string, audit: boolean): Promise<Store> | Store {
   if (postgres === undefined) {

@@ -33,7 +33,7 @@ const { fork } = await import('node:child_process');
 type ChildProcess = import('node:child_process').ChildProcess;
 type Request = import('@parley/protocol').Request;
 
-const { acquirePostgres, planPostgres } = await import('@parley/test-support');
+const { benchPostgres } = await import('./bench-postgres.js');
 const server = await benchPostgres();
 const DATABASE_URL = server.url;
 const ROUND_MS = Number(process.env.BENCH_MS ?? 1500);
@@ -267,18 +267,4 @@ try {
   await client.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);
   await client.end();
   await server.release();
-}
-
-/** PARLEY_BENCH_DATABASE_URL, else the server the tests would use (started if embedded). */
-async function benchPostgres(): Promise<{ url: string; release(): Promise<void> }> {
-  const url = process.env.PARLEY_BENCH_DATABASE_URL;
-  if (url !== undefined) return { url, release: async () => undefined };
-  const plan = await planPostgres();
-  if (plan.kind === 'missing') {
-    console.error(`no PostgreSQL for the benchmark: ${plan.missing.reason}`);
-    process.exit(2);
-  }
-  const acquired = await acquirePostgres(plan);
-  console.log(`PostgreSQL: ${acquired.source}`);
-  return acquired;
 }

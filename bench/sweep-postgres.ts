@@ -10,6 +10,7 @@ import pg from 'pg';
 import { migrate } from '../packages/store-postgres/src/migrate.js';
 import { type SchemaName, schemaName } from '../packages/store-postgres/src/schema-name.js';
 import { statementsFor } from '../packages/store-postgres/src/statements.js';
+import { benchPostgres } from './bench-postgres.js';
 import type { SweepFigures, SweepSizes } from './sweep.bench.js';
 
 const NOW = 1_790_000_000;
@@ -190,18 +191,4 @@ async function measure(
   const fill = await writeExpired(pool, s, sizes.rows, 'b');
   const backlog = await timed(sweep);
   return { idle: median(idle), routine: median(routine), backlog, fill, plans };
-}
-
-/** PARLEY_BENCH_DATABASE_URL, else the server the tests would use (started if embedded). */
-async function benchPostgres(): Promise<{ url: string; release(): Promise<void> }> {
-  const url = process.env.PARLEY_BENCH_DATABASE_URL;
-  if (url !== undefined) return { url, release: async () => undefined };
-  const { acquirePostgres, planPostgres } = await import('@parley/test-support');
-  const plan = await planPostgres();
-  if (plan.kind === 'missing') {
-    throw new Error(`no PostgreSQL for the benchmark: ${plan.missing.reason}`);
-  }
-  const acquired = await acquirePostgres(plan);
-  console.log(`PostgreSQL: ${acquired.source}`);
-  return acquired;
 }
