@@ -1,25 +1,13 @@
 import { connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type ParleyServer } from '../src/index.js';
-import { ask, TestHandler } from './fixtures/test-handler.js';
+import { ask, askPostText, TestHandler } from './fixtures/test-handler.js';
 
 /*
  * HandleContext.signal on the HTTP bridge: made only when the handler reads it
  * (request-abort.ts), and aborted when the client goes away before its answer or when close()
  * reaches its deadline, as on the stream transports (tcp-server.test.ts).
  */
-
-function postText(id: string, key: string): string {
-  const body = JSON.stringify(ask(id, 'hold', { key }));
-  return [
-    'POST /parley HTTP/1.1',
-    'host: 127.0.0.1',
-    'content-type: application/json',
-    `content-length: ${Buffer.byteLength(body)}`,
-    '',
-    body,
-  ].join('\r\n');
-}
 
 describe('§2.4 HTTP bridge: the abort signal of a request', () => {
   const handler = new TestHandler();
@@ -41,7 +29,7 @@ describe('§2.4 HTTP bridge: the abort signal of a request', () => {
       socket.once('error', reject);
     });
     const before = handler.signals.length;
-    socket.write(postText('gone', 'http-gone'));
+    socket.write(askPostText('gone', 'hold', { key: 'http-gone' }));
     await handler.whenHolding('http-gone');
     const signal = handler.signals[before];
     expect(signal?.aborted).toBe(false);

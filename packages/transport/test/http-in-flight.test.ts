@@ -1,7 +1,7 @@
 import { connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type ParleyServer } from '../src/index.js';
-import { ask, TestHandler } from './fixtures/test-handler.js';
+import { askPostText, TestHandler } from './fixtures/test-handler.js';
 
 /*
  * The in-flight limit on the HTTP bridge (§2.4): HTTP/1.1 requests pipelined on one keep-alive
@@ -10,18 +10,6 @@ import { ask, TestHandler } from './fixtures/test-handler.js';
  */
 
 const MAX_IN_FLIGHT = 2;
-
-function postText(id: string, capability: string, params = {}): string {
-  const body = JSON.stringify(ask(id, capability, params));
-  return [
-    'POST /parley HTTP/1.1',
-    'host: 127.0.0.1',
-    'content-type: application/json',
-    `content-length: ${Buffer.byteLength(body)}`,
-    '',
-    body,
-  ].join('\r\n');
-}
 
 describe('§2.4 HTTP bridge: requests in flight on one connection', () => {
   const handler = new TestHandler();
@@ -48,9 +36,9 @@ describe('§2.4 HTTP bridge: requests in flight on one connection', () => {
       socket.once('error', reject);
     });
     socket.write(
-      postText('held0', 'hold', { key: 'http-0' }) +
-        postText('held1', 'hold', { key: 'http-1' }) +
-        postText('excess', 'echo'),
+      askPostText('held0', 'hold', { key: 'http-0' }) +
+        askPostText('held1', 'hold', { key: 'http-1' }) +
+        askPostText('excess', 'echo'),
     );
     await handler.whenHolding('http-0');
     await handler.whenHolding('http-1');
@@ -69,7 +57,7 @@ describe('§2.4 HTTP bridge: requests in flight on one connection', () => {
     expect(finals()[2]?.message).toBe(
       `at most ${MAX_IN_FLIGHT} requests may be in flight on one connection`,
     );
-    socket.write(postText('again', 'echo'));
+    socket.write(askPostText('again', 'echo'));
     await expect.poll(() => finals().length).toBe(4);
     expect(finals()[3]).toMatchObject({ re: 'again', kind: 'ANSWER' });
     socket.destroy();
