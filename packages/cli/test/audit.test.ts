@@ -133,6 +133,12 @@ describe('parley audit (§E3)', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
     expect(iso.stdout.trimEnd().split('\n')[0]).toMatch(/^4 /);
   });
 
+  it("finds the service's folder inside a `parley start --data` folder", async () => {
+    const shown = await audit(folder.path, '--verify');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^6 rows verified/);
+  });
+
   it('--verify counts the rows of an intact chain', async () => {
     const verified = await audit(data, '--verify');
     expect(verified.code).toBe(0);

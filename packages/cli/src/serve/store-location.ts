@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SQLITE_FILE_NAME } from '@parley/service';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
 import { CliError } from '../cli-error.js';
@@ -6,12 +8,20 @@ import { CliError } from '../cli-error.js';
 /** Where an operator's command (`parley doubt`, `parley audit`) is told the state lives. */
 export type StoreFlags = { data?: string; store?: string };
 
-/** Where the service keeps its state, as `parley serve` chose it; --store and --data conflict. */
+/**
+ * Where the service keeps its state, as `parley serve` chose it; --store and --data conflict.
+ * `parley start --data DIR` keeps each service's state in DIR/NAME, so a --data folder holding no
+ * store but a NAME folder that holds one means that one.
+ */
 export function storeLocation(ctx: CliContext, name: string, flags: StoreFlags): string {
   if (flags.store !== undefined && flags.data !== undefined) {
     throw new CliError('--store and --data both say where state lives: give one of them');
   }
-  return flags.store ?? resolve(flags.data ?? join(ctx.home, 'data', name));
+  if (flags.store !== undefined) return flags.store;
+  const folder = resolve(flags.data ?? join(ctx.home, 'data', name));
+  const started = join(folder, name);
+  const holds = (dir: string) => existsSync(join(dir, SQLITE_FILE_NAME));
+  return flags.data !== undefined && !holds(folder) && holds(started) ? started : folder;
 }
 
 /**
