@@ -38,6 +38,9 @@ export function storeTarget(command: Command): Command {
       '[document]',
       'with openapi: the document or preset parley serve was given; with mcp: the name it printed',
     )
-    .option('--data <dir>', 'the SQLite data folder (default PARLEY_HOME/data/NAME)')
+    .option(
+      '--data <dir>',
+      'the SQLite data folder, or the one parley start was given (default PARLEY_HOME/data/NAME)',
+    )
     .option('--store <url>', 'the PostgreSQL store (postgres://…) instead; not with --data');
 }
