@@ -34,10 +34,11 @@ function normalized(text: string): string[] {
     text
       // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal's escape sequences
       .replace(/\u001b\[[0-9;]*[A-Za-z]|\r|[\u2800-\u28ff]/g, '')
-      .replace(/\b(p|r|o)_[\w-]{8,}/g, '$1_…')
       .replace(/ed25519:[\w-]{43}/g, 'ed25519:…')
-      // A hash is 43 base64url characters, and may start with '-', where \b does not hold.
+      // A hash is 43 base64url characters, and may start with '-', where \b does not hold, or
+      // with 'p_' like an id (one in 4,096): hashes first, then ids.
       .replace(/(?<![\w-])[\w-]{43}(?![\w-])/g, '…')
+      .replace(/\b(p|r|o)_[\w-]{8,}/g, '$1_…')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?Z/g, '…')
       .replace(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d:\d\d/g, '… ')
       .replace(/\(in \d+m\)/g, '(in …)')
@@ -53,6 +54,15 @@ let server: ChildProcess | undefined;
 afterAll(() => {
   if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
   rmSync(work, { recursive: true, force: true });
+});
+
+describe('the README session normalizer', () => {
+  it('elides a hash, even one that starts like an id, and an id', () => {
+    const hash = `p_${'a'.repeat(41)}`;
+    expect(normalized(`approve ${hash} (Order) p_FpHZ9YTWj8x_WPRo`)).toEqual([
+      'approve … (Order) p_…',
+    ]);
+  });
 });
 
 describe('the README session runs as written, on any day (issue 21)', () => {
