@@ -43,6 +43,7 @@ export {
   chainEntries,
   commitEntries,
   revocationEntry,
+  type TextedEntry,
   undoEntries,
 } from './store/audit-entries.js';
 export { MemoryStore, PROPOSAL_GRACE_SECONDS } from './store/memory-store.js';

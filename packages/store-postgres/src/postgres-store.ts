@@ -1,5 +1,4 @@
 import {
-  type AuditEntry,
   type AuditRow,
   canonicalize,
   type JsonValue,
@@ -25,6 +24,7 @@ import {
   type Settled,
   type Store,
   type StoredProposal,
+  type TextedEntry,
   type UndoBegin,
   undoEntries,
 } from '@parley/service';
@@ -225,12 +225,12 @@ export class PostgresStore implements Store {
   }
 
   /** §E3: the rows to append, none when this store keeps no trail (`audit: false`). */
-  #kept(entries: readonly AuditEntry[]): readonly AuditEntry[] {
+  #kept(entries: readonly TextedEntry[]): readonly TextedEntry[] {
     return this.#audits ? entries : [];
   }
 
   /** §E3: `entries` appended by the transaction's last statement, with COMMIT. */
-  async #finishAppending(session: Session, entries: readonly AuditEntry[]): Promise<void> {
+  async #finishAppending(session: Session, entries: readonly TextedEntry[]): Promise<void> {
     await session.finish(this.#sql.auditAppend, auditValues(entries));
   }
 
@@ -531,11 +531,12 @@ type Parties = { holder: string; principal: string };
 type AuditTableRow = Omit<AuditRow, 'detail'> & { head: boolean; detail: string };
 
 /** §E3: audit_append's arrays: kinds, times, canonical details. */
-function auditValues(entries: readonly AuditEntry[]): [string[], number[], string[]] {
+function auditValues(entries: readonly TextedEntry[]): [string[], number[], string[]] {
   return [
     entries.map((e) => e.kind),
     entries.map((e) => e.at),
-    entries.map((e) => canonicalize(e.detail)),
+    // A commit's detail text is written once, by commitEntries (commitDetailText).
+    entries.map((e) => e.detailText ?? canonicalize(e.detail)),
   ];
 }
 
