@@ -1,9 +1,4 @@
-import {
-  type AuditRow,
-  canonicalize,
-  type JsonValue,
-  type Receipt,
-} from '@parley/protocol';
+import { type AuditRow, canonicalize, type JsonValue, type Receipt } from '@parley/protocol';
 import {
   type AuditNote,
   type AuditTrail,
