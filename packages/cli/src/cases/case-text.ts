@@ -11,12 +11,14 @@ export interface CaseViewShape {
   parties: { name: string; sheet: string; answer: string }[];
   proposal: { status: string; decision: PyValue; transcript_sha256: string } | null;
   receipt: string | null;
+  disclosed: { id: string; owner: string; filename: string; size: number }[];
   you?: {
     name: string;
     sheet: string;
     answer: string;
     answers: Record<string, string>;
     draft: { version: string; rendered: string; hard: { id: string }[] } | null;
+    evidence: { id: string; filename: string; size: number; shared: boolean }[];
   };
   links?: { party: string; name: string; live: boolean; expires_at: number | null }[];
   outbox?: {
@@ -62,6 +64,19 @@ export function caseText(view: CaseViewShape): string {
       lines.push('Your draft (only you see it):', view.you.draft.rendered.replace(/^/gm, '  '));
       lines.push(`  version ${view.you.draft.version}`);
     }
+    if (view.you.evidence.length > 0) {
+      lines.push('Your files:');
+      for (const e of view.you.evidence)
+        lines.push(
+          `  ${e.id}  ${e.filename} (${e.size} bytes), ${e.shared ? 'shared' : 'only you see it'}`,
+        );
+    }
+  }
+  const others = view.disclosed.filter((d) => d.owner !== view.you?.name);
+  if (others.length > 0) {
+    lines.push('', 'Files the others shared:');
+    for (const d of others)
+      lines.push(`  ${d.id}  ${d.filename} (${d.size} bytes), from ${d.owner}`);
   }
   if (view.links !== undefined) {
     lines.push('', 'Links:');

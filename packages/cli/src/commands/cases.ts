@@ -22,6 +22,7 @@ import type { ModelFlags } from '@parley/models';
 import type { Command } from 'commander';
 import { type CaseStoreFlags, openCaseStore } from '../cases/case-store-flags.js';
 import { type CaseViewShape, caseText, outboxText } from '../cases/case-text.js';
+import { registerEvidence } from '../cases/evidence-commands.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { chooseElicitor } from '../consensus/elicitor-choice.js';
@@ -333,6 +334,8 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       );
     }),
   );
+
+  registerEvidence(cases, { withStore, run, show, out: (text) => ctx.out(text) });
 
   withStore(
     cases
