@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliHere } from './fixtures/cli-in-process.js';
 import { CHILD_TEST_TIMEOUT_MS } from './fixtures/cli-process.js';
+import { newCaseArgs } from './fixtures/new-case-args.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
 const folder = tempFolder();
@@ -24,25 +25,7 @@ describe("parley cases evidence: a party's files from a terminal (module 04)", {
   it('adds a private file, shares it only with --confirm, lets the other party save it, withdraws it', async () => {
     const options = join(folder.path, 'options.json');
     writeFileSync(options, JSON.stringify([{ plan: 'A' }, { plan: 'B' }]));
-    const made = JSON.parse(
-      await ok([
-        'cases',
-        'new',
-        '--title',
-        'Files',
-        '--decision',
-        'Which?',
-        '--options',
-        options,
-        '--organizer',
-        'Ana',
-        '--party',
-        'Ana',
-        '--party',
-        'Ben',
-        '--json',
-      ]),
-    );
+    const made = JSON.parse(await ok(newCaseArgs('Files', options)));
     const [ana, ben] = made.links.map((l: { link: string }) => l.link) as [string, string];
     const pdf = join(folder.path, 'lease offer.pdf');
     const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from('ANA-FILE-MARKER')]);
@@ -86,25 +69,7 @@ describe("parley cases evidence: a party's files from a terminal (module 04)", {
   it('refuses a missing file, a file of another type and an unknown id, each in one sentence', async () => {
     const options = join(folder.path, 'options2.json');
     writeFileSync(options, JSON.stringify([{ plan: 'A' }, { plan: 'B' }]));
-    const made = JSON.parse(
-      await ok([
-        'cases',
-        'new',
-        '--title',
-        'Bad files',
-        '--decision',
-        'Which?',
-        '--options',
-        options,
-        '--organizer',
-        'Ana',
-        '--party',
-        'Ana',
-        '--party',
-        'Ben',
-        '--json',
-      ]),
-    );
+    const made = JSON.parse(await ok(newCaseArgs('Bad files', options)));
     const ana = made.links[0].link as string;
     const missing = await cli(['cases', 'evidence', 'add', ana, join(folder.path, 'nope.pdf')]);
     expect(missing.code).toBe(2);

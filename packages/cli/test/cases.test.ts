@@ -10,6 +10,7 @@ import {
   spawnTracked,
   waitForOutput,
 } from './fixtures/cli-process.js';
+import { newCaseArgs } from './fixtures/new-case-args.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
 const folder = tempFolder();
@@ -116,25 +117,7 @@ describe('parley cases (issue 24): the journey from a terminal', {
     const options = join(folder.path, 'options3.json');
     writeFileSync(options, JSON.stringify(OPTIONS));
     const key = randomBytes(32).toString('base64url');
-    const args = (title: string) => [
-      'cases',
-      'new',
-      '--title',
-      title,
-      '--decision',
-      'Which?',
-      '--options',
-      options,
-      '--organizer',
-      'Ana',
-      '--party',
-      'Ana',
-      '--party',
-      'Ben',
-      '--idempotency-key',
-      key,
-      '--json',
-    ];
+    const args = (title: string) => [...newCaseArgs(title, options), '--idempotency-key', key];
     const first = await ok(args('Retried'));
     expect(await ok(args('Retried'))).toBe(first);
     const other = await runCliHere([...args('Another'), ...data], env);
@@ -145,25 +128,7 @@ describe('parley cases (issue 24): the journey from a terminal', {
   it('re-issues and revokes links; a party link cannot act as the initiator', async () => {
     const options = join(folder.path, 'options2.json');
     writeFileSync(options, JSON.stringify(OPTIONS));
-    const made = JSON.parse(
-      await ok([
-        'cases',
-        'new',
-        '--title',
-        'Two',
-        '--decision',
-        'Which?',
-        '--options',
-        options,
-        '--organizer',
-        'Ana',
-        '--party',
-        'Ana',
-        '--party',
-        'Ben',
-        '--json',
-      ]),
-    );
+    const made = JSON.parse(await ok(newCaseArgs('Two', options)));
     const ben = made.links[1].link;
     const reissued = await ok(['cases', 'invite', made.organizer_link, '--party', 'ben']);
     const fresh = /(http\S+#t=\S+)/.exec(reissued)?.[1] as string;
