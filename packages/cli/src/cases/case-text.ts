@@ -1,4 +1,4 @@
-import { type PyValue, pyDumps } from '@parley/consensus';
+import { type PyObject, type PyValue, pyDumps } from '@parley/consensus';
 
 /** A holder's view of a case (`CaseService.view`), as the CLI reads it. */
 export interface CaseViewShape {
@@ -8,6 +8,7 @@ export interface CaseViewShape {
   state: string;
   round: number;
   organizer: string;
+  options: PyObject[];
   parties: { name: string; sheet: string; answer: string }[];
   proposal: { status: string; decision: PyValue; transcript_sha256: string } | null;
   receipt: string | null;

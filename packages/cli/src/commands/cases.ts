@@ -12,10 +12,9 @@ import {
 } from '@parley/cases';
 import {
   attributeCatalog,
-  type PyObject,
+  ElicitError,
   type PyValue,
   parsePyJson,
-  parseRule,
   pyDumps,
 } from '@parley/consensus';
 import type { ModelFlags } from '@parley/models';
@@ -23,6 +22,7 @@ import type { Command } from 'commander';
 import { type CaseStoreFlags, openCaseStore } from '../cases/case-store-flags.js';
 import { type CaseViewShape, caseText, outboxText } from '../cases/case-text.js';
 import { registerEvidence } from '../cases/evidence-commands.js';
+import { type RuleFlags, ruleChanges } from '../cases/rule-changes.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { chooseElicitor } from '../consensus/elicitor-choice.js';
@@ -74,6 +74,8 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         return await work(service, flags, ...args);
       } catch (error) {
         if (error instanceof CaseError) throw new CliError(error.message, EXIT.error);
+        // A rule the person typed that does not read as one (parseRule): their input, not ours.
+        if (error instanceof ElicitError) throw new CliError(error.message);
         throw error;
       } finally {
         await store.close();
@@ -276,29 +278,30 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         'a rule such as "rent <= 1000" or "prefer lower rent 800..1100" (repeatable)',
         collectList,
       )
+      .option(
+        '--fix <id=rule>',
+        'change item ID of your draft to RULE, e.g. h1="rent <= 950"; a rule of the other kind reclassifies it (repeatable)',
+        collectList,
+      )
+      .option('--remove <id>', 'take item ID (h1, s2) out of your draft (repeatable)', collectList)
+      .option(
+        '--resolve <id=rule>',
+        'answer open question ID with RULE, e.g. q1="weeks >= 4" (repeatable)',
+        collectList,
+      )
+      .option('--drop-question <id>', 'drop open question ID unanswered (repeatable)', collectList)
       .option('--ops <json>', 'changes as JSON, as the page sends them'),
   ).action(
     run(async (service, flags, link) => {
-      const f = flags as Flags & { rule?: string[]; ops?: string };
-      const ops: unknown[] = [];
-      if (f.ops !== undefined) {
-        const parsed = parsePyJson(f.ops);
-        if (!Array.isArray(parsed)) throw new CliError('--ops must be a JSON list of changes');
-        ops.push(...parsed);
-      }
-      if (f.rule !== undefined) {
-        const view = (await service.view(link as string)) as unknown as { options: PyObject[] };
-        const catalog = attributeCatalog(view.options);
-        for (const text of f.rule) {
-          const rule = parseRule(text, catalog);
-          ops.push(
-            rule.kind === 'hard'
-              ? { op: 'add_hard', constraint: rule.raw }
-              : { op: 'add_soft', term: rule.raw },
-          );
-        }
-      }
-      if (ops.length === 0) throw new CliError('give --rule or --ops');
+      const view = (await service.view(link as string)) as unknown as CaseViewShape;
+      const draft = view.you?.draft;
+      const ops = ruleChanges(
+        flags as RuleFlags,
+        attributeCatalog(view.options),
+        new Set(draft?.hard.map((h) => h.id)),
+      );
+      if (ops.length === 0)
+        throw new CliError('give --rule, --fix, --remove, --resolve, --drop-question or --ops');
       return show(await service.edit(link as string, ops), flags);
     }),
   );

@@ -1,0 +1,71 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliHere } from './fixtures/cli-in-process.js';
+import { CHILD_TEST_TIMEOUT_MS } from './fixtures/cli-process.js';
+import { newCaseArgs } from './fixtures/new-case-args.js';
+import { tempFolder } from './fixtures/temp-home.js';
+
+const folder = tempFolder();
+const env = { PARLEY_HOME: folder.home };
+const data = ['--data', join(folder.path, 'data')];
+afterAll(() => folder.remove());
+
+const cli = (args: string[]) => runCliHere([...args, ...data], env);
+async function ok(args: string[]): Promise<string> {
+  const result = await cli(args);
+  if (result.code !== 0)
+    throw new Error(`parley ${args.join(' ')}: ${result.code} ${result.stderr}`);
+  return result.stdout;
+}
+
+describe('parley cases rules: fix, reclassify and remove a draft item by its id, as the page does', {
+  timeout: CHILD_TEST_TIMEOUT_MS,
+}, () => {
+  it("changes the items the draft prints, and reports a rule it cannot read as the person's mistake", async () => {
+    const options = join(folder.path, 'options.json');
+    writeFileSync(
+      options,
+      JSON.stringify([
+        { plan: 'A', rent: 950, weeks: 4 },
+        { plan: 'B', rent: 1100, weeks: 6 },
+      ]),
+    );
+    const made = JSON.parse(await ok(newCaseArgs('Rules', options)));
+    const ana = made.links[0].link as string;
+    const drafted = await ok([
+      'cases',
+      'rules',
+      ana,
+      '--rule',
+      'rent <= 1000',
+      '--rule',
+      'prefer lower rent 800..1100',
+    ]);
+    expect(drafted).toContain('h1 must hold: rent <= 1000');
+    expect(drafted).toContain('s1 prefer lower rent');
+
+    // Fix keeps the kind; a rule of the other kind reclassifies (a new id of that kind).
+    const fixed = await ok(['cases', 'rules', ana, '--fix', 'h1=rent <= 990']);
+    expect(fixed).toContain('h1 must hold: rent <= 990');
+    const reclassified = await ok(['cases', 'rules', ana, '--fix', 's1=weeks >= 4']);
+    expect(reclassified).toContain('h2 must hold: weeks >= 4');
+    expect(reclassified).not.toContain('prefer lower rent');
+    const removed = await ok(['cases', 'rules', ana, '--remove', 'h1']);
+    expect(removed).not.toContain('rent <= 990');
+
+    const unreadable = await cli(['cases', 'rules', ana, '--rule', 'garbage words']);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toMatch(/^parley: could not read the rule "garbage words"/);
+    expect(unreadable.stderr).not.toContain('unexpected failure');
+    const noItem = await cli(['cases', 'rules', ana, '--fix', 'h9=rent <= 900']);
+    expect(noItem.code).toBe(1);
+    expect(noItem.stderr).toContain('no item "h9"');
+    const nothing = await cli(['cases', 'rules', ana]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('give --rule, --fix, --remove');
+    expect(JSON.parse(await ok(['cases', 'status', ana, '--json'])).you.draft.hard).toEqual([
+      expect.objectContaining({ id: 'h2', constraint: { attr: 'weeks', op: '>=', value: 4 } }),
+    ]);
+  });
+});
