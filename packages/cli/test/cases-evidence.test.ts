@@ -56,6 +56,9 @@ describe("parley cases evidence: a party's files from a terminal (module 04)", {
     );
     expect(await ok(['cases', 'evidence', 'get', ben, id, '--out', out])).toContain('24 bytes');
     expect(readFileSync(out)).toEqual(bytes);
+    const nowhere = await cli(['cases', 'evidence', 'get', ben, id, '--out', join(out, 'x', 'y')]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/^parley: .*saved\.pdf\/x\/y/);
 
     await ok(['cases', 'evidence', 'withdraw', ana, id]);
     const status = JSON.parse(await ok(['cases', 'status', ana, '--json']));

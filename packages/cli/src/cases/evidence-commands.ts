@@ -1,9 +1,11 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type CaseService, MAX_EVIDENCE_BYTES } from '@parley/cases';
 import type { PyValue } from '@parley/consensus';
 import type { Command } from 'commander';
+import { writeFileAtomically } from '../atomic-file.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
+import { reasonOf } from '../home/parley-home.js';
 
 type Flags = { json?: boolean };
 
@@ -43,10 +45,13 @@ export function registerEvidence(cases: Command, kit: CasesKit): void {
         throw new CliError(
           `${path} is larger than a case takes (${MAX_EVIDENCE_BYTES / 1024} KiB)`,
         );
-      const added = await service.addEvidence(link as string, {
-        filename: basename(path),
-        bytes: new Uint8Array(readFileSync(path)),
-      });
+      let bytes: Uint8Array;
+      try {
+        bytes = new Uint8Array(readFileSync(path));
+      } catch (error) {
+        throw new CliError(`cannot read ${path}: ${reasonOf(error)}`);
+      }
+      const added = await service.addEvidence(link as string, { filename: basename(path), bytes });
       if (flags.json !== true) out(`Added ${added.id}: only you see it until you share it.\n`);
       return flags.json === true ? show({ id: added.id, case: added.view }, flags) : EXIT.ok;
     }),
@@ -93,7 +98,8 @@ export function registerEvidence(cases: Command, kit: CasesKit): void {
     run(async (service, flags, link, id) => {
       const target = (flags as Flags & { out: string }).out;
       const item = await service.readEvidence(link as string, id);
-      writeFileSync(target, Buffer.from(item.content, 'base64'));
+      // Never half a file: a reader of `target` sees the whole file or what was there before.
+      writeFileAtomically(target, Buffer.from(item.content, 'base64'));
       out(
         `Wrote ${target}: ${item.filename}, ${item.type}, ${item.size} bytes, sha256 ${item.sha256}\n`,
       );

@@ -63,6 +63,9 @@ describe('parley cases rules: the flags as reviseSheet changes', () => {
     expect(() => ruleChanges({ fix: ['rent == 950'] }, catalog, hard)).toThrow(
       /--fix takes ID=RULE/,
     );
+    expect(() => ruleChanges({ ops: '{bad' }, catalog, hard)).toThrow(
+      /^--ops is not JSON: expecting a property name in double quotes at line 1 column 2/,
+    );
     expect(() => ruleChanges({ ops: '{"op": "remove"}' }, catalog, hard)).toThrow(
       '--ops must be a JSON list of changes',
     );

@@ -1,5 +1,6 @@
 import { type AttributeCatalog, type PyValue, parsePyJson, parseRule } from '@parley/consensus';
 import { CliError } from '../cli-error.js';
+import { reasonOf } from '../home/parley-home.js';
 
 /** What `parley cases rules` was given: each flag as many times as the person typed it. */
 export interface RuleFlags {
@@ -33,7 +34,12 @@ export function ruleChanges(
 ): PyValue[] {
   const ops: PyValue[] = [];
   if (flags.ops !== undefined) {
-    const parsed = parsePyJson(flags.ops);
+    let parsed: PyValue;
+    try {
+      parsed = parsePyJson(flags.ops);
+    } catch (error) {
+      throw new CliError(`--ops is not JSON: ${reasonOf(error)}`);
+    }
     if (!Array.isArray(parsed)) throw new CliError('--ops must be a JSON list of changes');
     ops.push(...parsed);
   }
