@@ -77,6 +77,7 @@ describe('freshExchange: one request on a connection of its own (the reference b
     const cases = [
       { method: 'GET', token: undefined },
       { method: 'GET', token: 'secret' },
+      { method: 'GET', token: 'caf\u00e9' },
       { method: 'POST', body: '{"option": {"caf\\u00e9": 1}}', token: undefined },
       { method: 'POST', body: '{"option": {"day": "tue"}}', token: 'T' },
       { method: 'POST', body: '{"option": {"day": "tue"}}', token: 'caf\u00e9' },

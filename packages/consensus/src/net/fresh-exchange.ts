@@ -74,8 +74,6 @@ export type FreshRequest = Omit<ExchangeRequest, 'agent'> & { readonly lanes: Fr
 
 /** node:http's rule for a header value (ERR_INVALID_CHAR): tab, visible ASCII, latin-1. */
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-/** A latin-1 character past ASCII, which a header carries as one byte and UTF-8 as two. */
-const PAST_ASCII = /[\x80-\xff]/;
 
 /** Whether `freshExchange` can send this request; else it goes through node:http. */
 export function freshCapable(url: URL, token: string | undefined): boolean {
@@ -145,15 +143,9 @@ function send(
   finish: (exchange: Exchange) => void,
 ): Socket {
   const socket = connect(port, host);
-  const text = body === undefined ? head : head + body;
-  // One write with the headers, as node:http's; latin-1 headers go as latin-1, the body as UTF-8.
-  if (!PAST_ASCII.test(head)) socket.write(text, 'utf8');
-  else {
-    socket.cork();
-    socket.write(head, 'latin1');
-    if (body !== undefined) socket.write(body, 'utf8');
-    socket.uncork();
-  }
+  // As node:http's: headers alone go as latin-1; with a string body, in one write as UTF-8.
+  if (body === undefined) socket.write(head, 'latin1');
+  else socket.write(head + body, 'utf8');
   const answer = new AnswerReader();
   socket.on('data', (chunk: Buffer) => {
     const read = answer.add(chunk);
