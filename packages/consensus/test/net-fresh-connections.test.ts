@@ -45,6 +45,21 @@ describe('requests in flight to a bot that closes each connection (the reference
     );
   });
 
+  it('the next decision with the same connections keeps the bound, its cards on fresh connections too', async () => {
+    const bot = await heldBot('http/1.0');
+    bots.push(bot);
+    bot.release();
+    const connections = new DelegateConnections();
+    for (let run = 0; run < 3; run++) {
+      const outcome = await runAcrossDelegates([{ url: bot.url }], OPTIONS, { connections });
+      expect(outcome.ok ? [] : outcome.failures).toEqual([]);
+    }
+    expect(connections.closesEach(new URL(bot.url))).toBe(true);
+    expect(bot.peak).toBeLessThanOrEqual(FRESH_CONNECTIONS_IN_FLIGHT);
+    expect(connections.open).toBe(0);
+    connections.close();
+  });
+
   it('a lower concurrency asked for is kept', async () => {
     expect(await inFlight('http/1.0', 2, 2)).toBe(2);
   });

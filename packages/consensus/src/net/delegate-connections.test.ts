@@ -80,4 +80,21 @@ describe('DelegateConnections: a coordinator keeps its connections across decisi
       ConsensusError,
     );
   });
+
+  it('remembers which delegates close each connection, and bounds their fresh ones together', () => {
+    const connections = new DelegateConnections();
+    const base = new URL('http://127.0.0.1:9/');
+    expect(connections.closesEach(base)).toBe(false);
+    connections.noteCloses(base, true);
+    expect(connections.closesEach(new URL('http://127.0.0.1:9/other/'))).toBe(true);
+    // Runs sharing these connections share one bound per delegate.
+    expect(connections.lanes(base, 4)).toBe(connections.lanes(base, 4));
+    expect(connections.lanes(base, 4).tryTake()).toBe(true);
+    expect(connections.open).toBe(1);
+    connections.noteCloses(base, false);
+    expect(connections.closesEach(base)).toBe(false);
+    connections.close();
+    expect(connections.open).toBe(0);
+    expect(() => connections.lanes(base, 4)).toThrow(ConsensusError);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Agent as HttpAgent } from 'node:http';
 import { ConsensusError } from '../errors.js';
 import { delegatePool } from './exchange.js';
+import { FreshLanes } from './fresh-exchange.js';
 
 /**
  * Kept-alive connections to delegates that outlive one decision. A long-lived coordinator passes
@@ -12,13 +13,14 @@ import { delegatePool } from './exchange.js';
  */
 export class DelegateConnections {
   readonly #pools = new Map<string, HttpAgent>();
+  readonly #lanes = new Map<string, FreshLanes>();
+  /** Origins whose last card came on a connection the delegate closed after its answer. */
+  readonly #closing = new Set<string>();
   #closed = false;
 
   /** The pool for the delegate at `base` with at most `sockets` connections, made on first use. */
   pool(base: URL, sockets: number): HttpAgent {
-    if (this.#closed) {
-      throw new ConsensusError('bad_value', 'these delegate connections are closed');
-    }
+    this.#checkOpen();
     const name = `${sockets} ${base.origin}`;
     let pool = this.#pools.get(name);
     if (pool === undefined) {
@@ -26,6 +28,32 @@ export class DelegateConnections {
       this.#pools.set(name, pool);
     }
     return pool;
+  }
+
+  /**
+   * The lanes for a delegate at `base` that closes each connection (at most `size` in flight),
+   * made on first use: runs that share these connections share its bound too.
+   */
+  lanes(base: URL, size: number): FreshLanes {
+    this.#checkOpen();
+    const name = `${size} ${base.origin}`;
+    let lanes = this.#lanes.get(name);
+    if (lanes === undefined) {
+      lanes = new FreshLanes(size);
+      this.#lanes.set(name, lanes);
+    }
+    return lanes;
+  }
+
+  /** Whether the delegate at `base` closed the connection after its last card. */
+  closesEach(base: URL): boolean {
+    return this.#closing.has(base.origin);
+  }
+
+  /** Remembers whether the delegate at `base` closed the connection after its card. */
+  noteCloses(base: URL, closes: boolean): void {
+    if (closes) this.#closing.add(base.origin);
+    else this.#closing.delete(base.origin);
   }
 
   /** How many connections are open now, in use or kept alive: what a test can observe. */
@@ -36,6 +64,7 @@ export class DelegateConnections {
         for (const sockets of Object.values(list)) count += sockets?.length ?? 0;
       }
     }
+    for (const lanes of this.#lanes.values()) count += lanes.busy;
     return count;
   }
 
@@ -43,6 +72,15 @@ export class DelegateConnections {
   close(): void {
     this.#closed = true;
     for (const pool of this.#pools.values()) pool.destroy();
+    for (const lanes of this.#lanes.values()) lanes.destroy();
     this.#pools.clear();
+    this.#lanes.clear();
+    this.#closing.clear();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) {
+      throw new ConsensusError('bad_value', 'these delegate connections are closed');
+    }
   }
 }

@@ -117,7 +117,7 @@ export function keepsConnection(res: IncomingMessage): boolean {
   return !connection.includes('close');
 }
 
-function connectionProblem(error: NodeJS.ErrnoException): string {
+export function connectionProblem(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
       return 'the connection was refused (is the delegate running?)';

@@ -9,6 +9,7 @@ import type { Session } from '../signing/session.js';
 import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type FailureKind } from './delegate-failure.js';
 import { delegatePool, type Exchange, exchange } from './exchange.js';
+import { FreshLanes, freshCapable, freshExchange } from './fresh-exchange.js';
 import {
   CARD_PATH,
   CONSIDER_PATH,
@@ -63,9 +64,13 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   /** The protocols the card advertised. */
   readonly protocols: readonly string[];
   readonly #base: URL;
-  readonly #pool: HttpAgent;
-  /** Whether the pool is this agent's own, closed with it (not one of DelegateConnections'). */
-  readonly #ownPool: boolean;
+  /**
+   * A delegate that keeps connections alive: the pool of them. One that closes each after one
+   * answer (the reference's bot): lanes bounding the fresh connections in flight instead.
+   */
+  readonly #way: HttpAgent | FreshLanes;
+  /** Whether the pool or lanes are this agent's own, closed with it (not DelegateConnections'). */
+  readonly #own: boolean;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
   #session: Session | undefined;
@@ -75,7 +80,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   private constructor(
     base: URL,
     card: { owner: string; pubkeyHex: string | null; protocols: readonly string[] },
-    pool: HttpAgent,
+    way: HttpAgent | FreshLanes,
     options: RemoteAgentOptions,
   ) {
     this.#base = base;
@@ -83,8 +88,8 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     this.owner = card.owner;
     this.pubkeyHex = card.pubkeyHex;
     this.protocols = card.protocols;
-    this.#pool = pool;
-    this.#ownPool = options.connections === undefined;
+    this.#way = way;
+    this.#own = options.connections === undefined;
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
@@ -101,25 +106,39 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
       throw failure(url, null, 'unreachable', 'is not an http:// or https:// URL');
     }
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    let pool = options.connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
+    const { connections, token } = options;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const shown = base.href.replace(/\/$/, '');
-    const answer = await exchange(new URL(CARD_PATH.slice(1), base), {
-      method: 'GET',
-      token: options.token,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      agent: pool,
-    });
+    const cardUrl = new URL(CARD_PATH.slice(1), base);
+    // A delegate that closed the connection after its last card is asked on a fresh one again.
+    const fresh = connections?.closesEach(base) === true && freshCapable(base, token);
+    let pool: HttpAgent | null = null;
+    let answer: Exchange;
+    if (fresh) {
+      const lanes = connections.lanes(base, freshLanes(concurrency));
+      answer = await freshExchange(cardUrl, { method: 'GET', token, timeoutMs, lanes });
+    } else {
+      pool = connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
+      answer = await exchange(cardUrl, { method: 'GET', token, timeoutMs, agent: pool });
+    }
+    const own = connections === undefined;
     const card = readCard(okText(answer, shown, null, 'its card'));
     if (typeof card === 'string') {
-      if (options.connections === undefined) pool.destroy();
+      if (own) pool?.destroy();
       throw failure(shown, null, 'malformed', `its card ${card}`);
     }
-    const lanes = answer.ok && !answer.keptAlive ? freshLanes(concurrency) : concurrency;
-    if (lanes !== concurrency) {
-      if (options.connections === undefined) pool.destroy();
-      pool = options.connections?.pool(base, lanes) ?? delegatePool(base, lanes);
+    const closes = answer.ok && !answer.keptAlive;
+    connections?.noteCloses(base, closes);
+    if (!closes) {
+      pool ??= connections?.pool(base, concurrency) ?? delegatePool(base, concurrency);
+      return new RemoteAgent(base, card, pool, options);
     }
-    return new RemoteAgent(base, card, pool, options);
+    if (own) pool?.destroy();
+    const lanes = freshLanes(concurrency);
+    const way = !freshCapable(base, token)
+      ? (connections?.pool(base, lanes) ?? delegatePool(base, lanes))
+      : (connections?.lanes(base, lanes) ?? new FreshLanes(lanes));
+    return new RemoteAgent(base, card, way, options);
   }
 
   /** Whether the delegate signs and speaks `parley/0.2`: verdicts bound to one session. */
@@ -168,7 +187,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
 
   /** Closes the kept-alive connections, unless they belong to DelegateConnections. */
   close(): void {
-    if (this.#ownPool) this.#pool.destroy();
+    if (this.#own) this.#way.destroy();
   }
 
   #post(path: string, body: PyValue): Promise<Exchange> {
@@ -177,13 +196,16 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
       url = new URL(path.slice(1), this.#base);
       this.#urls.set(path, url);
     }
-    return exchange(url, {
+    const request = {
       method: 'POST',
       body: wireText(body),
       token: this.#token,
       timeoutMs: this.#timeoutMs,
-      agent: this.#pool,
-    });
+    } as const;
+    const way = this.#way;
+    return way instanceof FreshLanes
+      ? freshExchange(url, { ...request, lanes: way })
+      : exchange(url, { ...request, agent: way });
   }
 
   /**
