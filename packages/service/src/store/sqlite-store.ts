@@ -19,7 +19,7 @@ import {
 } from './sqlite-rows.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { OverLimit, SqliteSpend } from './sqlite-spend.js';
-import { listData, prepareReader, prepareWriter } from './sqlite-statements.js';
+import { insertCommitRow, listData, prepareReader, prepareWriter } from './sqlite-statements.js';
 import { type CommitLink, SqliteTrail } from './sqlite-trail.js';
 import { TransactionData } from './sqlite-transaction-data.js';
 import type {
@@ -236,7 +236,7 @@ export class SqliteStore implements Store {
     const consent = start.consent === undefined ? undefined : { consent: start.consent };
     const link =
       done === null ? undefined : this.#append(commitEntries(done.receipt, start, consent));
-    w.insertCommit.run({
+    insertCommitRow(w.insertCommit, {
       ...chainFields(link),
       proposalId: start.proposalId,
       state: done === null ? 'applying' : 'done',

@@ -48,8 +48,7 @@ type CommitTrailRow = {
 type AuditTableRow = Omit<AuditRow, 'detail'> & { detail: string };
 
 export class SqliteTrail {
-  readonly #lastSeqs: Database.Statement;
-  readonly #row: Record<Tail['table'], Database.Statement>;
+  readonly #tails: Database.Statement;
   readonly #unmark: Record<Tail['table'], Database.Statement>;
   readonly #insert: Database.Statement;
   readonly #commitRows: Database.Statement;
@@ -57,17 +56,15 @@ export class SqliteTrail {
 
   /** `db`: the writer (append) or a reader (read); statements are prepared once. */
   constructor(db: Database.Database) {
-    // The greatest key of each table (SQLite's max() on a key reads one leaf), then that row.
-    this.#lastSeqs = db.prepare(
-      `SELECT (SELECT max(seq) FROM commits WHERE seq < ${UNTRAILED_KEY}) AS commits,
-              (SELECT max(seq) FROM audit) AS audit`,
+    // The last row of each table, in one statement: the row at each table's greatest key
+    // (SQLite's max() on a key reads one leaf).
+    this.#tails = db.prepare(
+      `SELECT seq, audit_hash AS hash, audit_last AS last, 'commits' AS "table" FROM commits
+       WHERE seq = (SELECT max(seq) FROM commits WHERE seq < ${UNTRAILED_KEY})
+       UNION ALL
+       SELECT seq, hash, last, 'audit' AS "table" FROM audit
+       WHERE seq = (SELECT max(seq) FROM audit)`,
     );
-    this.#row = {
-      commits: db.prepare(
-        'SELECT seq, audit_hash AS hash, audit_last AS last, \'commits\' AS "table" FROM commits WHERE seq = ?',
-      ),
-      audit: db.prepare('SELECT seq, hash, last, \'audit\' AS "table" FROM audit WHERE seq = ?'),
-    };
     this.#unmark = {
       commits: db.prepare('UPDATE commits SET audit_last = NULL WHERE seq = ?'),
       audit: db.prepare('UPDATE audit SET last = NULL WHERE seq = ?'),
@@ -86,10 +83,18 @@ export class SqliteTrail {
 
   /** The trail's last row, of whichever table holds the greater seq; undefined while empty. */
   #tail(): Tail | undefined {
-    const last = this.#lastSeqs.get() as { commits: number | null; audit: number | null };
-    if (last.commits === null && last.audit === null) return undefined;
-    const table = (last.commits ?? 0) > (last.audit ?? 0) ? 'commits' : 'audit';
-    return this.#row[table].get(last[table]) as Tail;
+    let tail: Tail | undefined;
+    // The greater seq; on a tie (never written: the tables share one sequence) `audit`'s.
+    for (const row of this.#tails.all() as Tail[]) {
+      if (
+        tail === undefined ||
+        row.seq > tail.seq ||
+        (row.seq === tail.seq && row.table === 'audit')
+      ) {
+        tail = row;
+      }
+    }
+    return tail;
   }
 
   /**
