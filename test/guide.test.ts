@@ -87,8 +87,9 @@ describe(`${GUIDE} runs as written (issue 14)`, () => {
         last = undefined;
       } else {
         for (const written of block.lines) {
-          const line = (block.server ? written.replaceAll(GUIDE_PORT, '0') : onPort(written, port))
-            .replace(/\b(PROPOSAL_ID|RECEIPT_ID)\b/g, (name) => ids[name as keyof typeof ids]);
+          const line = (
+            block.server ? written.replaceAll(GUIDE_PORT, '0') : onPort(written, port)
+          ).replace(/\b(PROPOSAL_ID|RECEIPT_ID)\b/g, (name) => ids[name as keyof typeof ids]);
           if (block.server) {
             const server = await terminal.start(line, /^listening .*\n/m);
             servers.push(server.child);
