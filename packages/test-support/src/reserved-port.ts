@@ -16,7 +16,8 @@ export type ReservedPort = {
  * connection skip a port that a socket is bound to), yet a connection to it is refused, as to a
  * stopped server, and the test's own server may listen on it: Node binds every TCP socket with
  * SO_REUSEADDR, which lets a listener share a port with a connected socket. Without it, another
- * test could take the port between the server's close and its listen again (Linux semantics).
+ * test could take the port between the server's close and its listen again. Linux semantics: on
+ * BSD and macOS a `listen(0)` may still be given the port, which is then no worse than before.
  */
 export async function reservePort(host = '127.0.0.1'): Promise<ReservedPort> {
   const accepted: Socket[] = [];
