@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,10 @@ import { Terminal } from './fixtures/terminal.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const GUIDE = 'docs/your-own-service.md';
-/** The port the guide serves on; the test serves on a free one instead. */
+/**
+ * The port the guide serves on. The test's server takes port 0 instead (the system binds a free
+ * one, so no other test can take it first) and every later line uses the port it printed.
+ */
 const GUIDE_PORT = '7450';
 
 /** One fenced block of the guide: a file to save, shell lines to run, or output to expect. */
@@ -40,12 +42,19 @@ function normalized(text: string): string[] {
     .map((line) => line.trimEnd());
 }
 
-async function freePort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return String(port);
+/** The port `parley serve` printed it bound: `listening parley://HOST:PORT (NAME)`. */
+function boundPort(output: string): string {
+  const port = /^listening parley:\/\/[^\s]*:(\d+) /m.exec(output)?.[1];
+  if (port === undefined || port === '0') throw new Error(`no bound port in: ${output}`);
+  return port;
+}
+
+/** `text` with the guide's port made the test server's; the guide names it only once served. */
+function onPort(text: string, port: string | undefined): string {
+  if (port === undefined && text.includes(GUIDE_PORT)) {
+    throw new Error(`the guide names port ${GUIDE_PORT} before its server starts: ${text}`);
+  }
+  return port === undefined ? text : text.replaceAll(GUIDE_PORT, port);
 }
 
 // Inside the checkout, as the guide says, so `npx parley` finds this repository's CLI.
@@ -61,7 +70,7 @@ afterAll(() => {
 
 describe(`${GUIDE} runs as written (issue 14)`, () => {
   it('every file, command and output of the guide', { timeout: 600_000 }, async () => {
-    const port = await freePort();
+    let port: string | undefined;
     const terminal = new Terminal(work);
     const ids = { PROPOSAL_ID: '', RECEIPT_ID: '' };
     let last: string[] | undefined;
@@ -72,18 +81,19 @@ describe(`${GUIDE} runs as written (issue 14)`, () => {
         writeFileSync(join(terminal.folder, block.name), block.text);
       } else if (block.kind === 'text') {
         if (last === undefined) continue; // shown before any command: not an output
-        for (const line of normalized(block.text.replaceAll(GUIDE_PORT, port))) {
+        for (const line of normalized(onPort(block.text, port))) {
           if (line !== '') expect(last, `the guide shows "${line}"`).toContain(line);
         }
         last = undefined;
       } else {
         for (const written of block.lines) {
-          const line = written
-            .replaceAll(GUIDE_PORT, port)
-            .replace(/\b(PROPOSAL_ID|RECEIPT_ID)\b/g, (name) => ids[name as keyof typeof ids]);
+          const line = (
+            block.server ? written.replaceAll(GUIDE_PORT, '0') : onPort(written, port)
+          ).replace(/\b(PROPOSAL_ID|RECEIPT_ID)\b/g, (name) => ids[name as keyof typeof ids]);
           if (block.server) {
-            const server = await terminal.start(line, /listening /);
+            const server = await terminal.start(line, /^listening .*\n/m);
             servers.push(server.child);
+            port = boundPort(server.output());
             last = normalized(server.output());
             continue;
           }

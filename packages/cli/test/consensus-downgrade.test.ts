@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { partySheet, publicKeyHex, readParty, SigningAgent } from '@parley/consensus';
 import { verdictText } from '@parley/consensus/net';
 import { keyPairFromSeed, publicKeyString } from '@parley/protocol';
+import { type ReservedPort, reservePort } from '@parley/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKeyFile } from '../src/home/key-file.js';
 import { runCliHere } from './fixtures/cli-in-process.js';
@@ -52,8 +53,10 @@ const TOKEN = 'shared-token-0123456789abcdef';
 
 const urls: Record<string, string> = {};
 const children: Record<string, ChildProcess> = {};
+/** Bob's first port, held from his delegate's start to the stand-in's: no other test takes it. */
+let bobPort: ReservedPort | undefined;
 
-async function startDelegate(owner: string): Promise<string> {
+async function startDelegate(owner: string, port = 0): Promise<string> {
   const child = spawnTracked(
     process.execPath,
     [
@@ -63,6 +66,8 @@ async function startDelegate(owner: string): Promise<string> {
       file(`${owner}.json`),
       '--key',
       file(`${owner}.key`),
+      '--port',
+      String(port),
       '--json',
     ],
     { PARLEY_HOME: folder.home, PARLEY_TOKEN: TOKEN },
@@ -102,7 +107,11 @@ beforeAll(async () => {
     JSON.stringify({ owner: 'Bob', protocol: 'parley/0.1', pubkey_hex: publicKeyHex(bobKey) }),
   );
 
-  const started = await Promise.all(OWNERS.map(startDelegate));
+  bobPort = await reservePort();
+  const reserved = bobPort.port;
+  const started = await Promise.all(
+    OWNERS.map((owner) => startDelegate(owner, owner === 'Bob' ? reserved : 0)),
+  );
   OWNERS.forEach((owner, i) => {
     urls[owner] = started[i] as string;
   });
@@ -129,9 +138,10 @@ beforeAll(async () => {
     JSON.stringify(Object.fromEntries(OWNERS.map((o) => [urls[o], TOKEN]))),
   );
 }, CHILD_TEST_TIMEOUT_MS);
-afterAll(() => {
+afterAll(async () => {
   killAll();
   folder.remove();
+  await bobPort?.release();
 });
 
 const env = { PARLEY_HOME: folder.home };

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { reservePort } from '@parley/test-support';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   ConsensusError,
   createSession,
@@ -225,9 +226,10 @@ describe('runAcrossDelegates: a failed delegate is reported by name, never dropp
   });
 
   it('fails on an unreachable delegate, named by its URL', async () => {
-    const dead = await fake({ card: CARD, consider: () => OK });
-    const gone = closers.pop() as FakeDelegate;
-    await gone.close();
+    // No delegate there, and its port held, so no other test's server answers there either.
+    const held = await reservePort();
+    onTestFinished(() => held.release());
+    const dead = `http://127.0.0.1:${held.port}`;
     const outcome = await runAcrossDelegates([{ url: await honest(1) }, { url: dead }], SLOTS);
     expect(outcome).toMatchObject({
       ok: false,

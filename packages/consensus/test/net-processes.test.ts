@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reservePort } from '@parley/test-support';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   createSession,
   decide,
@@ -149,7 +150,10 @@ describe('a decision across delegate processes is the in-process decision, byte 
 
 describe('a delegate killed mid-run', () => {
   it('is reported by name; the run decides nothing and writes no receipt', async () => {
-    const [bob] = await startDelegates(specPath, ['Bob'], [12], TOKEN);
+    // Bob's port is held past his death, so no other test's server answers at his URL.
+    const bobPort = await reservePort();
+    onTestFinished(() => bobPort.release());
+    const [bob] = await startDelegates(specPath, ['Bob'], [12], TOKEN, [bobPort.port]);
     if (bob === undefined) throw new Error('no Bob');
     const [ana, , cara] = signed;
     let killed = false;

@@ -2,9 +2,9 @@
 import '../../mcp/test/support/sdk-client.js';
 import { readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { JsonValue, Proposal, ProposalsReply } from '@parley/protocol';
+import { type ReservedPort, reservePort } from '@parley/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveConsensusMcp } from '../../mcp/src/consensus/serve-consensus.js';
 import { newBearerToken } from '../../mcp/src/serve/bearer-token.js';
@@ -29,7 +29,8 @@ const seen: (string | undefined)[] = [];
 let upstream: RunningMcpServer & { url?: string };
 let proxy: Server;
 let under: GatewayUnderTest;
-let proxyPort = 0;
+/** The proxy's port, held across its stop (§4.4 test) so no other test takes it meanwhile. */
+let proxyPort: ReservedPort;
 
 /** Passes requests to `target`, recording their Authorization header. */
 function recordingProxy(target: URL): Server {
@@ -59,12 +60,11 @@ beforeAll(async () => {
   });
   const target = new URL(upstream.url as string);
   proxy = recordingProxy(target);
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const { port } = proxy.address() as AddressInfo;
-  proxyPort = port;
+  proxyPort = await reservePort();
+  await new Promise<void>((resolve) => proxy.listen(proxyPort.port, '127.0.0.1', resolve));
   under = await startGateway(
     {
-      url: `http://127.0.0.1:${port}${target.pathname}`,
+      url: `http://127.0.0.1:${proxyPort.port}${target.pathname}`,
       headers: { authorization: `Bearer ${TOKEN}` },
     },
     // A read made an intent, to commit over HTTP.
@@ -76,6 +76,7 @@ afterAll(async () => {
   await under?.close();
   await new Promise<void>((resolve) => proxy?.close(() => resolve()));
   await upstream?.close();
+  await proxyPort?.release();
 });
 
 describe('a Streamable HTTP MCP server (--url): parley consensus-mcp --http', () => {
@@ -111,7 +112,7 @@ describe('a Streamable HTTP MCP server (--url): parley consensus-mcp --http', ()
     expect(down.message).toMatch(/; nothing was sent, try again$/);
     expect(await under.gateway.service.listCommitsInDoubt()).toEqual([]);
     proxy = recordingProxy(new URL(upstream.url as string));
-    await new Promise<void>((resolve) => proxy.listen(proxyPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => proxy.listen(proxyPort.port, '127.0.0.1', resolve));
     await eventually(() => under.reports.some((r) => r.includes('is back')), 'the reconnection');
     const receipt = await under.client.commit(proposal);
     expect(receipt.receipt.result).toMatchObject({ structured: { holds: true } });

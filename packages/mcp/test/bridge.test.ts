@@ -22,13 +22,16 @@ describe.each(ERAS)('parley mcp, MCP %s host without elicitation', (era) => {
   let host: Host;
   let dir: string;
   let dead: string;
+  let releaseDead: (() => Promise<void>) | undefined;
   const call = (name: string, args: Record<string, unknown>) =>
     host.client.callTool({ name, arguments: args });
 
   beforeAll(async () => {
     services = await startExampleServices();
     dir = mkdtempSync(join(tmpdir(), 'parley-mcp-'));
-    dead = await deadUrl();
+    const unreachable = await deadUrl();
+    dead = unreachable.url;
+    releaseDead = unreachable.release;
     host = await openBridgeHost(era, {
       urls: [services.calendar.address, services.shop.address, dead],
       grants: services.grants,
@@ -39,6 +42,7 @@ describe.each(ERAS)('parley mcp, MCP %s host without elicitation', (era) => {
   afterAll(async () => {
     await host?.close();
     await services?.close();
+    await releaseDead?.();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -9,6 +9,12 @@ export class InstanceProcess {
   readonly child: ChildProcess;
   /** Resolves with the parley:// address once the instance listens. */
   readonly address: Promise<string>;
+  /**
+   * Its pool's PostgreSQL application_name: the name and the schema, so the sessions a test
+   * counts (pg_stat_activity) are its own, not those of an instance of the same name that a
+   * test file running beside it (another worker) started on its own schema.
+   */
+  readonly applicationName: string;
 
   constructor(options: {
     url: string;
@@ -19,12 +25,14 @@ export class InstanceProcess {
     release?: string;
     revocation?: boolean;
   }) {
+    this.applicationName = `parley-${options.name}-${options.schema}`;
     this.child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', FIXTURE], {
       env: {
         ...process.env,
         PARLEY_PG_URL: options.url,
         PARLEY_PG_SCHEMA: options.schema,
         PARLEY_INSTANCE: options.name,
+        PARLEY_APPLICATION_NAME: this.applicationName,
         PARLEY_APPLY_DELAY_MS: String(options.applyDelayMs ?? 0),
         PARLEY_RELEASE: options.release ?? 'current',
         PARLEY_REVOCATION: options.revocation === true ? '1' : '0',

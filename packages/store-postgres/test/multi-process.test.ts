@@ -182,7 +182,7 @@ describe('two service processes on one PostgreSQL database', () => {
     await tenAnswered;
     await instances.a.stop('SIGKILL');
     const outcomes = await Promise.all(sent.map(async (s) => ({ ...s, reply: await s.reply })));
-    await connectionsGone('parley-a');
+    await connectionsGone(instances.a.applicationName);
 
     const lost = outcomes.filter((o) => o.reply === undefined);
     expect(lost.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ export {
   type TestComponent,
 } from './missing-component.js';
 export { MissingComponentsReporter } from './missing-components-reporter.js';
+export { type ReservedPort, reservePort } from './reserved-port.js';
 export {
   CHROMIUM_ENV,
   type ChromiumLaunch,

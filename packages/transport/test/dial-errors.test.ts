@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { MAX_FRAME_BYTES } from '@parley/protocol';
+import { reservePort } from '@parley/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dial, listen, TransportError } from '../src/index.js';
 import { FrameInbox } from './fixtures/frame-inbox.js';
@@ -40,8 +41,9 @@ describe('local transport failures are TransportErrors', () => {
   });
 
   it('an unreachable host', async () => {
-    const { server, port } = await silentServer();
-    await new Promise((resolve) => server.close(resolve));
+    // Held while dialled, so no server of another test listens there meanwhile.
+    const { port, release } = await reservePort();
+    opened.push({ close: release });
     const error = await dial(`parley://127.0.0.1:${port}`, { receiver }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ reason: 'unreachable' });

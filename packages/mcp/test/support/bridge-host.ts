@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/server';
+import { reservePort } from '@parley/test-support';
 import { type Era, type Host, openHost, tsEntry } from './hosts.js';
 import { AGENT_SEED } from './services.js';
 
@@ -28,13 +29,11 @@ export function openBridgeHost(
   });
 }
 
-/** A URL on 127.0.0.1 where nothing listens. */
-export async function deadUrl(): Promise<string> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `parley://127.0.0.1:${port}`;
+/**
+ * A URL on 127.0.0.1 where nothing listens, and nothing will until `release`: its port is held
+ * (reservePort), so no server of another test takes it meanwhile.
+ */
+export async function deadUrl(): Promise<{ url: string; release(): Promise<void> }> {
+  const reserved = await reservePort();
+  return { url: `parley://127.0.0.1:${reserved.port}`, release: () => reserved.release() };
 }
