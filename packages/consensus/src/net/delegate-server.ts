@@ -279,9 +279,9 @@ export function verdictText(v: Verdict): string {
     const head =
       `{"owner": ${wireText(v.owner)}, "acceptable": ${v.acceptable ? 'true' : 'false'}, ` +
       `"score": ${formatPyFloat(v.score)}, "reason": ${wireText(v.reason)}`;
-    return signed
-      ? `${head}, "sig": ${wireText(v.sig as string)}, "pubkey_hex": ${wireText(v.pubkey_hex as string)}}`
-      : `${head}}`;
+    if (!signed) return `${head}}`;
+    const key = wireText(v.pubkey_hex as string);
+    return `${head}, "sig": ${wireText(v.sig as string)}, "pubkey_hex": ${key}}`;
   }
   const out: Record<string, PyValue> = {
     owner: v.owner,

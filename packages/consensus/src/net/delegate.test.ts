@@ -191,7 +191,7 @@ describe('Delegate: one owner, a private sheet, masked and signed verdicts', () 
     expect(delegate.session('c')?.roster).toEqual({ Ana: mine });
   });
 
-  it('answers in the same turn with node:crypto, and a HashedOption as the option itself', async () => {
+  it('answers in one turn with node:crypto; a HashedOption as the option itself', async () => {
     const key = await testKey(1);
     const [delegate, twin] = [new Delegate(sheet(), { key }), new Delegate(sheet(), { key })];
     const roster = { Ana: publicKeyHex(key) };
