@@ -23,6 +23,7 @@ const BENCHES = [
   'consensus',
   'receipt',
   'consensus-net',
+  'delegate-cpu',
   'python-bots',
   'mcp',
   'amplification',

@@ -2,16 +2,11 @@ import nodeCrypto, { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../decision/verdict.js';
+import { formatPyFloat } from '../py-json/float-repr.js';
 import { parsePyJson } from '../py-json/parse.js';
-import {
-  getOwn,
-  isPyObject,
-  type PyObject,
-  type PyValue,
-  pyFloat,
-  unhashable,
-} from '../py-json/value.js';
-import type { Delegate, Refusal } from './delegate.js';
+import { isPyObject, type PyObject, type PyValue, pyFloat } from '../py-json/value.js';
+import type { Answer, Delegate, Refusal } from './delegate.js';
+import { KnownOptions } from './known-options.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
 import {
   CARD_PATH,
@@ -129,6 +124,7 @@ const ALL = 'all';
 function handler(delegate: Delegate, setup: HandlerSetup) {
   const expected = setup.token === null ? null : digest(`Bearer ${setup.token}`);
   const card = wireText(delegate.card() as unknown as PyValue);
+  const known = new KnownOptions();
   /** Answers what can be answered before the body is read; the route to go on with, or null. */
   const screen = (req: IncomingMessage, res: ServerResponse): 'consider' | 'session' | null => {
     const route = routeOf(req);
@@ -160,23 +156,33 @@ function handler(delegate: Delegate, setup: HandlerSetup) {
     }
     if (route === null) return;
     if (expectsContinue) res.writeContinue();
-    readBody(req, capOf(route)).then(
-      async (body) => {
+    readBody(
+      req,
+      capOf(route),
+      (body) => {
         if (body === null) {
           reject(res, 413, WIRE_ERRORS.tooLarge);
           return;
         }
-        try {
-          const [status, text] =
-            route === 'consider'
-              ? await consider(delegate, body, setup.log)
-              : openSession(delegate, body, setup.log);
-          send(res, status, text);
-        } catch (error) {
+        // One turn, no promise, when the key signs synchronously (node:crypto does).
+        const fail = (error: unknown) => {
           // A bug, not the client's fault; still never a 5xx, and never the error on the wire.
           setup.log(`unexpected failure answering ${req.url}: ${messageOf(error)}`);
           reject(res, 400, WIRE_ERRORS.badOption);
+        };
+        let answered: Answered | Promise<Answered>;
+        try {
+          answered =
+            route === 'consider'
+              ? consider(delegate, body, known, setup.log)
+              : openSession(delegate, body, setup.log);
+        } catch (error) {
+          fail(error);
+          return;
         }
+        if (answered instanceof Promise) {
+          answered.then(([status, text]) => send(res, status, text), fail);
+        } else send(res, answered[0], answered[1]);
       },
       () => res.destroy(),
     );
@@ -203,22 +209,27 @@ const REFUSALS: Readonly<Record<Refusal, readonly [number, string]>> = {
   already_answered: [409, WIRE_ERRORS.alreadyAnswered],
 };
 
+/** A status and the body that goes with it. */
+type Answered = readonly [number, string];
+
 /** `POST /consider` with `{"option": {...}}` and, in a `parley/0.2` session, `"session": nonce`. */
-async function consider(
+function consider(
   delegate: Delegate,
   body: Uint8Array,
+  known: KnownOptions,
   log: (line: string) => void,
-): Promise<[number, string]> {
-  const request = readJson(body);
-  const option = request === null ? undefined : getOwn(request, 'option');
-  if (!isPyObject(option) || unhashable(option) !== null) {
-    return [400, errorText(WIRE_ERRORS.badOption)];
-  }
-  const nonce = request === null ? undefined : getOwn(request, 'session');
-  if (nonce !== undefined && nonce !== null && typeof nonce !== 'string') {
-    return [400, errorText(WIRE_ERRORS.badSession)];
-  }
-  const answer = await delegate.consider(option, nonce ?? null);
+): Answered | Promise<Answered> {
+  const text = decode(body);
+  const asked = text === null ? null : known.read(text);
+  if (asked === null) return [400, errorText(WIRE_ERRORS.badOption)];
+  if (asked === 'bad_session') return [400, errorText(WIRE_ERRORS.badSession)];
+  const answer = delegate.answer(asked.option, asked.nonce);
+  return answer instanceof Promise
+    ? answer.then((a) => answerText(a, log))
+    : answerText(answer, log);
+}
+
+function answerText(answer: Answer, log: (line: string) => void): Answered {
   if (answer.ok) return [200, verdictText(answer.verdict)];
   const [status, error] = REFUSALS[answer.refusal];
   // The owner sees every refused ask: a coordinator probing for red lines shows up here.
@@ -251,15 +262,34 @@ function shownNonce(nonce: string): string {
   return /^[0-9a-f]+$/.test(nonce) ? nonce.slice(0, 16) : '(a nonce that is not hex)';
 }
 
-/** The verdict in the reference's field order; a signed one adds `sig` and `pubkey_hex`. */
+/**
+ * The verdict in the reference's field order; a signed one adds `sig` and `pubkey_hex`. A verdict
+ * of the expected types is written field by field, as `wireText` writes it (a test holds them
+ * byte for byte); anything else goes through `wireText` whole.
+ */
 export function verdictText(v: Verdict): string {
+  const signed = v.sig !== null && v.pubkey_hex !== null;
+  if (
+    typeof v.owner === 'string' &&
+    typeof v.acceptable === 'boolean' &&
+    Number.isFinite(v.score) &&
+    typeof v.reason === 'string' &&
+    (!signed || (typeof v.sig === 'string' && typeof v.pubkey_hex === 'string'))
+  ) {
+    const head =
+      `{"owner": ${wireText(v.owner)}, "acceptable": ${v.acceptable ? 'true' : 'false'}, ` +
+      `"score": ${formatPyFloat(v.score)}, "reason": ${wireText(v.reason)}`;
+    if (!signed) return `${head}}`;
+    const key = wireText(v.pubkey_hex as string);
+    return `${head}, "sig": ${wireText(v.sig as string)}, "pubkey_hex": ${key}}`;
+  }
   const out: Record<string, PyValue> = {
     owner: v.owner,
     acceptable: v.acceptable,
     score: pyFloat(v.score),
     reason: v.reason,
   };
-  if (v.sig !== null && v.pubkey_hex !== null) {
+  if (signed) {
     out.sig = v.sig;
     out.pubkey_hex = v.pubkey_hex;
   }
@@ -269,10 +299,21 @@ export function verdictText(v: Verdict): string {
 /** A body that is not UTF-8 is refused; one decoder serves every request (it keeps no state). */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The body as text, or null when it is not UTF-8. */
+function decode(body: Uint8Array): string | null {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
 /** The body as a JSON object read with Python's number typing, or null. */
 function readJson(body: Uint8Array): PyObject | null {
+  const text = decode(body);
+  if (text === null) return null;
   try {
-    const value = parsePyJson(UTF8.decode(body));
+    const value = parsePyJson(text);
     return isPyObject(value) ? value : null;
   } catch {
     return null;
@@ -287,25 +328,40 @@ function declaredLength(req: IncomingMessage): number | 'invalid' {
 }
 
 /**
- * The body, or null once it passes `cap` (a chunked body has no length to check up front, so it
- * is counted as it arrives and reading stops at the cap).
+ * Hands `done` the body, or null once it passes `cap` (a chunked body has no length to check up
+ * front, so it is counted as it arrives and reading stops at the cap).
  */
-function readBody(req: IncomingMessage, cap: number): Promise<Uint8Array | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
+function readBody(
+  req: IncomingMessage,
+  cap: number,
+  done: (body: Uint8Array | null) => void,
+  failed: () => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > cap) {
+      req.removeListener('data', onData);
+      req.pause();
+      settled = true;
+      done(null);
+      return;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.once('end', () => {
+    if (settled) return;
+    settled = true;
+    // A body that came in one chunk is that chunk.
+    done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  });
+  req.once('error', () => {
+    if (settled) return;
+    settled = true;
+    failed();
   });
 }
 

@@ -8,6 +8,7 @@ import { verdictPayload } from '../signing/payloads.js';
 import { createSession } from '../signing/session.js';
 import { hashOption } from '../signing/session-options.js';
 import { type Answer, Delegate } from './delegate.js';
+import { HashedOption } from './hashed-option.js';
 
 const sheet = (hard: HardConstraint<PyObject>[] = []) =>
   new PreferenceSheet<PyObject>('Ana', {
@@ -188,5 +189,28 @@ describe('Delegate: one owner, a private sheet, masked and signed verdicts', () 
     delegate.openSession({ nonce: 'c', roster: { Ana: mine }, option_hashes });
     expect(delegate.session('a')).toBeUndefined();
     expect(delegate.session('c')?.roster).toEqual({ Ana: mine });
+  });
+
+  it('answers in one turn with node:crypto; a HashedOption as the option itself', async () => {
+    const key = await testKey(1);
+    const [delegate, twin] = [new Delegate(sheet(), { key }), new Delegate(sheet(), { key })];
+    const roster = { Ana: publicKeyHex(key) };
+    const option_hashes = [OPTION, MORNING].map(hashOption);
+    for (const d of [delegate, twin]) d.openSession({ nonce: 'h', roster, option_hashes });
+    const plain = twin.answer({ ...OPTION }, 'h');
+    expect(plain).not.toBeInstanceOf(Promise);
+    const hashed = HashedOption.of({ ...OPTION });
+    if (hashed === null) throw new Error('an option that can be written');
+    // Signatures are deterministic (Ed25519): the same verdict, byte for byte.
+    expect(delegate.answer(hashed, 'h')).toEqual(plain);
+    expect(await delegate.consider(hashed, 'h')).toEqual({
+      ok: false,
+      refusal: 'already_answered',
+    });
+    const off = HashedOption.of({ day: 'wed', hour: 14 });
+    expect(off === null ? null : delegate.answer(off, 'h')).toEqual({
+      ok: false,
+      refusal: 'not_in_session',
+    });
   });
 });

@@ -1,11 +1,13 @@
-import type { KeyPair } from '@parley/protocol';
+import { cryptoPort, type KeyPair } from '@parley/protocol';
 import { maskVerdict, type Verdict } from '../decision/verdict.js';
+import { toHex } from '../hex.js';
 import type { PyObject, PyValue } from '../py-json/value.js';
 import type { Evaluation, PreferenceSheet } from '../sheet/preference-sheet.js';
-import { publicKeyHex, signHex } from '../signing/keys.js';
+import { publicKeyHex } from '../signing/keys.js';
 import { optionPayloadText, verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
 import { hashOption, hashOptionText } from '../signing/session-options.js';
+import { HashedOption } from './hashed-option.js';
 import {
   type AskRefusal,
   HeldSession,
@@ -154,11 +156,28 @@ export class Delegate {
    * (null), signed as `verdict/0.1`, only when this delegate answers outside sessions. An option
    * off the owner's list is never answered. A sheet that throws (a red line or the utility)
    * makes the option a red line: the delegate cannot vouch for what it could not evaluate.
+   * A `HashedOption` brings its canonical text and hash, written when it was made.
    */
-  async consider(option: PyObject, nonce: string | null = null): Promise<Answer> {
-    // The option's canonical text is written once, for its hash and for the signed payload.
-    const text = payloadTextOf(option);
-    const hash = text === undefined ? hashOption(option) : hashOptionText(text);
+  async consider(option: PyObject | HashedOption, nonce: string | null = null): Promise<Answer> {
+    return this.answer(option, nonce);
+  }
+
+  /**
+   * `consider`, without a promise when the key signs synchronously (node:crypto does): the HTTP
+   * server answers in the same turn as it read the request.
+   */
+  answer(option: PyObject | HashedOption, nonce: string | null = null): Answer | Promise<Answer> {
+    let value: PyObject;
+    let text: string | undefined;
+    let hash: string;
+    if (option instanceof HashedOption) {
+      ({ option: value, text, hash } = option);
+    } else {
+      // The option's canonical text is written once, for its hash and for the signed payload.
+      value = option;
+      text = payloadTextOf(option);
+      hash = text === undefined ? hashOption(option) : hashOptionText(text);
+    }
     if (this.#allowed !== null && !this.#allowed.has(hash)) {
       return { ok: false, refusal: 'option_not_allowed' };
     }
@@ -172,14 +191,17 @@ export class Delegate {
       if (refused !== null) return { ok: false, refusal: refused };
       session = held.session;
     }
-    return { ok: true, verdict: await this.#verdict(option, session, text) };
+    const verdict = this.#verdict(value, session, text);
+    return verdict instanceof Promise
+      ? verdict.then((v): Answer => ({ ok: true, verdict: v }))
+      : { ok: true, verdict };
   }
 
-  async #verdict(
+  #verdict(
     option: PyObject,
     session: Session | undefined,
     text: string | undefined,
-  ): Promise<Verdict> {
+  ): Verdict | Promise<Verdict> {
     let evaluation: Evaluation;
     try {
       evaluation = this.#sheet.evaluate(option);
@@ -188,9 +210,14 @@ export class Delegate {
       evaluation = FAILED_CLOSED;
     }
     const verdict = maskVerdict(this.owner, evaluation);
-    if (this.#key === null) return verdict;
-    const sig = await signHex(this.#key, verdictPayload(option, verdict, session, text));
-    return { ...verdict, sig, pubkey_hex: this.pubkeyHex };
+    const key = this.#key;
+    if (key === null) return verdict;
+    const signed = cryptoPort().sign(key.seed, verdictPayload(option, verdict, session, text));
+    const pubkey_hex = this.pubkeyHex;
+    // `signHex`, in the same turn when the port signs synchronously.
+    return signed instanceof Promise
+      ? signed.then((sig) => ({ ...verdict, sig: toHex(sig), pubkey_hex }))
+      : { ...verdict, sig: toHex(signed), pubkey_hex };
   }
 }
 
