@@ -24,3 +24,30 @@ export function startChild(
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${log}`)));
   });
 }
+
+/**
+ * Spawns `node ARGS` with `env` over this process's environment, adds it to `children` at once
+ * (so they stay in the order they were started), and resolves with the first line it prints;
+ * rejects if it exits first. `stderr`: 'inherit' to show it, 'ignore' for a chatty child.
+ */
+export function firstLineOf(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  children: ChildProcess[],
+  stderr: 'inherit' | 'ignore',
+): Promise<string> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', stderr],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve(out.slice(0, newline));
+    });
+  });
+}

@@ -13,13 +13,14 @@
  *
  *   node --import tsx bench/consensus-net.bench.ts
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstLineOf } from './child-start.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -48,20 +49,7 @@ const children: ChildProcess[] = [];
 
 /** Starts a child and resolves with the first line it prints. */
 function start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const child = spawn(process.execPath, [...LOADER, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const newline = out.indexOf('\n');
-      if (newline >= 0) resolve(out.slice(0, newline));
-    });
-  });
+  return firstLineOf([...LOADER, ...args], env, children, 'inherit');
 }
 
 // The delegates, as an owner runs them: each its own process, its own party and key.

@@ -8,12 +8,13 @@
  *
  *   BENCH_ROUNDS=10 node --import tsx bench/delegate-cpu.bench.ts
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstLineOf } from './child-start.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -44,21 +45,8 @@ const children: ChildProcess[] = [];
 
 /** Starts a child under the source condition and resolves with the first line it prints. */
 function start(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', ...args], {
-    env: { ...process.env, ...env },
-    // The delegate tells its owner of every session on stderr: 1,600 lines here.
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const newline = out.indexOf('\n');
-      if (newline >= 0) resolve(out.slice(0, newline));
-    });
-  });
+  // The delegate tells its owner of every session on stderr: 1,600 lines here.
+  return firstLineOf(['--conditions=source', '--import', 'tsx', ...args], env, children, 'ignore');
 }
 
 // The first party's delegate, as an owner runs it, under the roster of all five.

@@ -1,23 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCliHere } from './fixtures/cli-in-process.js';
+import { casesCli, newCaseArgs } from './fixtures/case-cli.js';
 import { CHILD_TEST_TIMEOUT_MS } from './fixtures/cli-process.js';
-import { newCaseArgs } from './fixtures/new-case-args.js';
-import { tempFolder } from './fixtures/temp-home.js';
 
-const folder = tempFolder();
-const env = { PARLEY_HOME: folder.home };
-const data = ['--data', join(folder.path, 'data')];
+const { folder, cli, ok } = casesCli();
 afterAll(() => folder.remove());
-
-const cli = (args: string[]) => runCliHere([...args, ...data], env);
-async function ok(args: string[]): Promise<string> {
-  const result = await cli(args);
-  if (result.code !== 0)
-    throw new Error(`parley ${args.join(' ')}: ${result.code} ${result.stderr}`);
-  return result.stdout;
-}
 
 describe("parley cases evidence: a party's files from a terminal (module 04)", {
   timeout: CHILD_TEST_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { newCaseArgs } from './fixtures/case-cli.js';
 import { runCliHere } from './fixtures/cli-in-process.js';
 import {
   CHILD_TEST_TIMEOUT_MS,
@@ -10,7 +11,6 @@ import {
   spawnTracked,
   waitForOutput,
 } from './fixtures/cli-process.js';
-import { newCaseArgs } from './fixtures/new-case-args.js';
 import { tempFolder } from './fixtures/temp-home.js';
 
 const folder = tempFolder();
