@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import {
   MissingComponentsReporter,
@@ -22,6 +23,10 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    // At least two files at once, also on two cores, where vitest's default (cores - 1) runs one
+    // at a time: 9.5 minutes for npm test here instead of 13. The tests hold the ports they
+    // restart on (reservePort) and use schemas and folders of their own, so two never collide.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     tags: testTags(components),
