@@ -3,8 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../decision/verdict.js';
 import { formatPyFloat } from '../py-json/float-repr.js';
-import { parsePyJson } from '../py-json/parse.js';
-import { isPyObject, type PyObject, type PyValue, pyFloat } from '../py-json/value.js';
+import { type PyObject, type PyValue, pyFloat } from '../py-json/value.js';
 import type { Answer, Delegate, Refusal } from './delegate.js';
 import { KnownOptions } from './known-options.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
@@ -13,6 +12,7 @@ import {
   CONSIDER_PATH,
   MAX_BODY,
   MAX_SESSION_BODY,
+  readObject,
   SESSION_PATH,
   WIRE_ERRORS,
   wireText,
@@ -311,13 +311,7 @@ function decode(body: Uint8Array): string | null {
 /** The body as a JSON object read with Python's number typing, or null. */
 function readJson(body: Uint8Array): PyObject | null {
   const text = decode(body);
-  if (text === null) return null;
-  try {
-    const value = parsePyJson(text);
-    return isPyObject(value) ? value : null;
-  } catch {
-    return null;
-  }
+  return text === null ? null : readObject(text);
 }
 
 /** The Content-Length as a number (0 when absent), or 'invalid'. */

@@ -1,7 +1,7 @@
-import { parsePyJson } from '../py-json/parse.js';
 import { getOwn, isPyObject, type PyObject, unhashable } from '../py-json/value.js';
 import { MAX_OPTIONS } from '../spec/limits.js';
 import { HashedOption } from './hashed-option.js';
+import { readObject } from './wire.js';
 
 /** What a `/consider` body asks about: the option, and the session's nonce (or null). */
 export interface Ask {
@@ -69,14 +69,4 @@ function splitAsk(text: string): { optionText: string; nonce: string } | null {
   const nonce = text.slice(at + SESSION.length, text.length - END.length);
   if (!PLAIN.test(nonce)) return null;
   return { optionText: text.slice(HEAD.length, at), nonce };
-}
-
-/** The text as a JSON object read with Python's number typing, or null. */
-function readObject(text: string): PyObject | null {
-  try {
-    const value = parsePyJson(text);
-    return isPyObject(value) ? value : null;
-  } catch {
-    return null;
-  }
 }

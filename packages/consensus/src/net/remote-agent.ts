@@ -1,8 +1,7 @@
 import type { Agent as HttpAgent } from 'node:http';
 import type { AsyncAgentLike } from '../decision/agent.js';
 import type { Verdict } from '../decision/verdict.js';
-import { parsePyJson } from '../py-json/parse.js';
-import { floatValue, getOwn, isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
+import { floatValue, getOwn, type PyObject, type PyValue } from '../py-json/value.js';
 import { verifyHex } from '../signing/keys.js';
 import { verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
@@ -16,6 +15,7 @@ import {
   PROTOCOL_V1,
   PROTOCOL_V2,
   REFERENCE_LISTEN_BACKLOG,
+  readObject,
   SESSION_PATH,
   WIRE_ERRORS,
   wireText,
@@ -279,15 +279,6 @@ function okText(answer: Exchange, url: string, owner: string | null, what: strin
     'refused',
     `answered HTTP ${answer.status}${said} when asked for ${what}`,
   );
-}
-
-function readObject(text: string): PyObject | null {
-  try {
-    const value = parsePyJson(text);
-    return isPyObject(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The card's owner, key and protocols, or what is wrong with it. */

@@ -1,5 +1,6 @@
 import { pyDumps } from '../py-json/dumps.js';
-import type { PyValue } from '../py-json/value.js';
+import { parsePyJson } from '../py-json/parse.js';
+import { isPyObject, type PyObject, type PyValue } from '../py-json/value.js';
 
 /**
  * The HTTP wire of parley-consensus's network layer (`parley/net/bot.py` and `client.py`), and
@@ -80,4 +81,14 @@ export const WIRE_ERRORS = {
  */
 export function wireText(value: PyValue): string {
   return pyDumps(value, { sortKeys: false, ensureAscii: true });
+}
+
+/** `text` as a JSON object read with Python's number typing, or null for anything else. */
+export function readObject(text: string): PyObject | null {
+  try {
+    const value = parsePyJson(text);
+    return isPyObject(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
