@@ -65,6 +65,11 @@ describe("parley cases evidence: a party's files from a terminal (module 04)", {
     const missing = await cli(['cases', 'evidence', 'add', ana, join(folder.path, 'nope.pdf')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^parley: no file at .*nope\.pdf\n$/);
+    const huge = join(folder.path, 'huge.pdf');
+    writeFileSync(huge, Buffer.alloc(512 * 1024 + 1, 0x25));
+    const tooLarge = await cli(['cases', 'evidence', 'add', ana, huge]);
+    expect(tooLarge.code).toBe(2);
+    expect(tooLarge.stderr).toMatch(/huge\.pdf is larger than a case takes \(512 KiB\)\n$/);
     const text = join(folder.path, 'notes.txt');
     writeFileSync(text, 'just text');
     const wrongType = await cli(['cases', 'evidence', 'add', ana, text]);

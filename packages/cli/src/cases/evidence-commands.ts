@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type CaseService, MAX_EVIDENCE_BYTES } from '@parley/cases';
 import type { PyValue } from '@parley/consensus';
@@ -39,9 +39,10 @@ export function registerEvidence(cases: Command, kit: CasesKit): void {
   ).action(
     run(async (service, flags, link, file) => {
       const path = file as string;
-      if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`no file at ${path}`);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat === undefined || !stat.isFile()) throw new CliError(`no file at ${path}`);
       // Checked before reading, so a huge file is refused without loading it.
-      if (statSync(path).size > MAX_EVIDENCE_BYTES)
+      if (stat.size > MAX_EVIDENCE_BYTES)
         throw new CliError(
           `${path} is larger than a case takes (${MAX_EVIDENCE_BYTES / 1024} KiB)`,
         );
