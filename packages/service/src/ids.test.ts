@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  commitReceiptId,
   newFrameId,
   newHandleId,
   newId,
@@ -79,5 +80,26 @@ describe('random ids', () => {
     const prefixes = new Set(ids.map((id) => id.slice(0, id.indexOf('.'))));
     expect([...prefixes]).toHaveLength(1);
     expect([...prefixes][0]).toMatch(/^s[\w-]{8}$/);
+  });
+});
+
+describe('commit receipt ids', () => {
+  it('are the proposal id under r_, so a store finds a receipt by its proposal (§4.4: once)', () => {
+    const proposal = newProposalId();
+    expect(commitReceiptId(proposal)).toBe(`r_${proposal.slice(2)}`);
+  });
+
+  it('differ for different proposal ids, whatever their form', () => {
+    const ids = fc.oneof(
+      fc.string(),
+      fc.string().map((s) => `p_${s}`),
+      fc.string().map((s) => `x_${s}`),
+    );
+    fc.assert(
+      fc.property(ids, ids, (a, b) => {
+        fc.pre(a !== b);
+        expect(commitReceiptId(a)).not.toBe(commitReceiptId(b));
+      }),
+    );
   });
 });

@@ -49,14 +49,34 @@ export function newSortableId(prefix: string, bytes: number): string {
  */
 const ID_RANDOM_BYTES = 7;
 
-export const newProposalId = (): string => newSortableId('p_', ID_RANDOM_BYTES);
+/** The prefix of every stored (committable) proposal's id. */
+export const PROPOSAL_PREFIX = 'p_';
+/** The prefix of every receipt's id. */
+export const RECEIPT_PREFIX = 'r_';
+
+export const newProposalId = (): string => newSortableId(PROPOSAL_PREFIX, ID_RANDOM_BYTES);
 /**
  * §4.4: the prefix of proposals from an INTENT no trusted grant authorized. They can be viewed
  * but never committed, so they are never stored; the prefix lets COMMIT say so.
  */
 export const VIEW_ONLY_PREFIX = 'pv_';
 export const newViewOnlyProposalId = (): string => newId(VIEW_ONLY_PREFIX, 12);
-export const newReceiptId = (): string => newSortableId('r_', ID_RANDOM_BYTES);
+/** A reversal's receipt id (§4.5): random, as a proposal's id. */
+export const newReceiptId = (): string => newSortableId(RECEIPT_PREFIX, ID_RANDOM_BYTES);
+/**
+ * A commit's receipt id: its proposal's id under the receipt prefix. A proposal commits at most
+ * once (§4.4), so the id is as unique as the proposal's, and it says nothing the receipt does not:
+ * a receipt names its proposal. A store can then find a receipt by its proposal's key, without an
+ * index of receipt ids to write on every COMMIT (sqlite-schema.ts, version 7), whose statements
+ * derive it the same way ('r_' || substr(proposal_id, 3)).
+ */
+export function commitReceiptId(proposalId: string): string {
+  // Every id this service makes has the prefix. Any other id (a test's, an import's) keeps all
+  // its characters after a prefix no derived id starts with, so no two proposals share one.
+  return proposalId.startsWith(PROPOSAL_PREFIX)
+    ? RECEIPT_PREFIX + proposalId.slice(PROPOSAL_PREFIX.length)
+    : `rx_${proposalId}`;
+}
 /** 128-bit handles: an unbound handle (no proof on the request) is a bearer capability. */
 export const newHandleId = (): string => newId('h_', 16);
 /** A random per-process prefix: frame ids need only be unique among this sender's frames (§2.1). */

@@ -85,6 +85,8 @@ describe('§4.4 COMMIT', () => {
       kind: 'RECEIPT',
       receipt: { proposal: p.id, cost: p.cost, effects: p.effects, undo: { until: T0 + 3600 } },
     });
+    // Its id is its proposal's under the receipt prefix (ids.ts commitReceiptId).
+    expect(first.receipt.id).toBe(`r_${p.id.slice(2)}`);
     expect(first.replay).toBeUndefined();
     const again = (await s.commit(p.id, p.hash)) as ReceiptReply;
     expect(again).toMatchObject({ kind: 'RECEIPT', replay: true, receipt: first.receipt });

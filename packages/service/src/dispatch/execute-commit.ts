@@ -6,7 +6,7 @@ import {
   type Receipt,
 } from '@parley/protocol';
 import type { ApplyContext, CapabilityEntry, IntentDefinition } from '../capability.js';
-import { newFrameId, newReceiptId } from '../ids.js';
+import { commitReceiptId, newFrameId } from '../ids.js';
 import { killPoint } from '../kill-point.js';
 import { OutcomeUnknownError } from '../outcome-unknown.js';
 import type {
@@ -60,7 +60,7 @@ export function progressSink(
 /** §5.2: the receipt of a committed proposal. */
 export function receiptOf(proposal: Proposal, at: number, result: JsonValue | undefined): Receipt {
   const receipt: Receipt = {
-    id: newReceiptId(),
+    id: commitReceiptId(proposal.id),
     proposal: proposal.id,
     capability: proposal.capability,
     summary: proposal.summary,

@@ -2,6 +2,13 @@ import { AUDIT_GENESIS } from '@parley/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { UNTRAILED_KEY } from './sqlite-trail.js';
 
+/**
+ * Version 7: a commit row whose receipt id is not derived from its proposal's id (commitReceiptId
+ * in ids.ts): one written before that version. Statements that find such a row by its receipt id
+ * repeat this term, so SQLite uses the partial index it defines.
+ */
+export const EARLIER_RECEIPT = "receipt_id <> 'r_' || substr(proposal_id, 3)";
+
 /** Versioned migrations; index + 1 is the schema version each one produces. */
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE proposals (
@@ -130,6 +137,12 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE audit ADD COLUMN last INTEGER;
    UPDATE audit SET last = 1 WHERE seq = (SELECT seq FROM audit_head WHERE one = 1);
    DROP TABLE audit_head;`,
+  // Version 7: a commit's receipt id is its proposal's id under the receipt prefix
+  // (commitReceiptId in ids.ts), found by the proposal's key, so a COMMIT writes no index page
+  // for it. Only rows written before keep an entry: their receipt ids were random.
+  `DROP INDEX commits_by_receipt;
+   CREATE UNIQUE INDEX commits_by_earlier_receipt ON commits (receipt_id)
+     WHERE ${EARLIER_RECEIPT};`,
 ];
 
 /** The schema version this code writes. */

@@ -1,6 +1,7 @@
 import type { JsonValue } from '@parley/protocol';
 import type Database from 'better-sqlite3';
 import { parse } from './sqlite-rows.js';
+import { EARLIER_RECEIPT } from './sqlite-schema.js';
 import { NEXT_UNTRAILED_KEY } from './sqlite-trail.js';
 
 /** What a CommitRow holds (sqlite-rows.ts). */
@@ -27,6 +28,14 @@ const COMMIT_OF_PROPOSAL = 'SELECT 1 FROM commits WHERE commits.proposal_id = pr
  * A receipt whose UNDO has begun and not finished (its `undo` column, commit row or reversal's).
  */
 const UNDOING = "json_extract(undo, '$.state') = 'undoing'";
+
+/**
+ * The commit rows whose receipt id is `@id`, by the proposal's key when the id is derived from it
+ * (commitReceiptId in ids.ts), else by the partial index of earlier rows (schema version 7).
+ */
+const COMMIT_OF_RECEIPT = (columns: string): string =>
+  `SELECT ${columns} FROM commits WHERE proposal_id = 'p_' || substr(@id, 3) AND receipt_id = @id
+   UNION ALL SELECT ${columns} FROM commits WHERE receipt_id = @id AND ${EARLIER_RECEIPT}`;
 
 /** The statements each connection prepares, by name. */
 type ReaderStatement =
@@ -126,7 +135,7 @@ export function prepareReader(db: Database.Database): ReaderStatements {
     listApplying: db.prepare(`SELECT ${COMMIT_COLUMNS} FROM commits WHERE state = 'applying'`),
     // A commit's receipt lives in its commit row; a reversal's in `receipts` (sqlite-schema.ts).
     getReceipt: db.prepare(
-      `SELECT ${RECEIPT_COLUMNS} FROM commits WHERE receipt_id = @id
+      `${COMMIT_OF_RECEIPT(RECEIPT_COLUMNS)}
        UNION ALL SELECT ${RECEIPT_COLUMNS} FROM receipts WHERE id = @id`,
     ),
     listUndoing: db.prepare(
@@ -177,11 +186,13 @@ export function prepareWriter(db: Database.Database): WriterStatements {
     insertReversal: db.prepare(
       'INSERT INTO receipts (id, receipt, action, holder, principal, undo) VALUES (?, ?, ?, ?, ?, NULL)',
     ),
-    setCommitUndo: db.prepare('UPDATE commits SET undo = ? WHERE receipt_id = ?'),
+    setCommitUndo: db.prepare(
+      `UPDATE commits SET undo = @undo WHERE seq IN (${COMMIT_OF_RECEIPT('seq')})`,
+    ),
     setReversalUndo: db.prepare('UPDATE receipts SET undo = ? WHERE id = ?'),
     clearCommitUndoing: db.prepare(
       `UPDATE commits SET undo = NULL
-       WHERE receipt_id = ? AND ${UNDOING}`,
+       WHERE seq IN (${COMMIT_OF_RECEIPT('seq')}) AND ${UNDOING}`,
     ),
     clearReversalUndoing: db.prepare(`UPDATE receipts SET undo = NULL WHERE id = ? AND ${UNDOING}`),
     insertAuto: db.prepare(

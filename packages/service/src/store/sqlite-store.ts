@@ -371,7 +371,7 @@ export class SqliteStore implements Store {
   /** Sets the undo state of a receipt, kept in its commit row or, for a reversal, its own row. */
   #setUndo(receiptId: string, undo: UndoState): void {
     const text = JSON.stringify(undo);
-    if (this.#w.setCommitUndo.run(text, receiptId).changes === 0) {
+    if (this.#w.setCommitUndo.run({ undo: text, id: receiptId }).changes === 0) {
       this.#w.setReversalUndo.run(text, receiptId);
     }
   }
@@ -416,7 +416,7 @@ export class SqliteStore implements Store {
     return this.#write(() => {
       const w = this.#w;
       const cleared =
-        w.clearCommitUndoing.run(receiptId).changes > 0 ||
+        w.clearCommitUndoing.run({ id: receiptId }).changes > 0 ||
         w.clearReversalUndoing.run(receiptId).changes > 0;
       if (cleared) this.#append(abandonEntries('undo', receiptId, note));
     });
