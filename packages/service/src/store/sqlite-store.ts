@@ -2,7 +2,13 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditEntry, JsonValue, Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
-import { abandonEntries, commitEntries, revocationEntry, undoEntries } from './audit-entries.js';
+import {
+  abandonEntries,
+  commitDetailText,
+  commitEntries,
+  revocationEntry,
+  undoEntries,
+} from './audit-entries.js';
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
@@ -174,6 +180,15 @@ export class SqliteStore implements Store {
     return this.#trail?.append(entries);
   }
 
+  /** §E3: a done commit's rows (#append); a plain one's by the trail's direct path. */
+  #appendCommit(receipt: Receipt, start: CommitStart): CommitLink | undefined {
+    if (this.#trail === undefined) return undefined;
+    if (start.consent === undefined) {
+      return this.#trail.appendCommit(receipt.at, commitDetailText(receipt, start));
+    }
+    return this.#append(commitEntries(receipt, start, { consent: start.consent }));
+  }
+
   /** Runs a write in the next group-committed transaction (group-commit.ts). */
   #write<T>(work: () => T): Promise<T> {
     return this.#group.run(work);
@@ -233,11 +248,12 @@ export class SqliteStore implements Store {
     done: { receipt: Receipt; action: JsonValue } | null,
   ): void {
     const w = this.#w;
-    const consent = start.consent === undefined ? undefined : { consent: start.consent };
-    const link =
-      done === null ? undefined : this.#append(commitEntries(done.receipt, start, consent));
+    const link = done === null ? undefined : this.#appendCommit(done.receipt, start);
     insertCommitRow(w.insertCommit, {
-      ...chainFields(link),
+      seq: link?.seq ?? null,
+      prev: link?.prev ?? null,
+      hash: link?.hash ?? null,
+      last: link?.last ?? null,
       proposalId: start.proposalId,
       state: done === null ? 'applying' : 'done',
       holder: start.holder,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Receipt, verifyAuditChain } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainEntries, commitEntries, revocationEntry } from './audit-entries.js';
+import { type ChainedRow, chainEntries, commitEntries, revocationEntry } from './audit-entries.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 import { UNTRAILED_KEY } from './sqlite-trail.js';
@@ -129,6 +129,34 @@ describe('§E3 on SQLite: a commit row is its own trail row (schema version 6)',
       expect(marked).toEqual([6]);
     } finally {
       db.close();
+    }
+  });
+
+  it("chains a plain COMMIT's row directly, as append would chain its entries", async () => {
+    const store = new SqliteStore({ folder });
+    try {
+      // After a row of `audit` (a revocation) and after a commit row: both kinds of tail.
+      await store.putRevocation({
+        target: 'block:b1',
+        at: AT,
+        by: PARTIES.principal,
+        revocation: {},
+      });
+      for (const n of [1, 2]) {
+        const before = await store.readAudit();
+        await store.commitInTransaction(start(n), async () => ({
+          receipt: receipt(n),
+          action: null,
+        }));
+        const after = await store.readAudit();
+        const [expected] = chainEntries(before.head, commitEntries(receipt(n), PARTIES));
+        const { detailText: _, ...row } = expected as ChainedRow;
+        expect(after.rows.at(-1)).toEqual(row);
+        expect(after.head).toEqual({ seq: row.seq, hash: row.hash });
+        expect(verifyAuditChain(after.rows, after.head)).toMatchObject({ ok: true, count: n + 1 });
+      }
+    } finally {
+      await store.close();
     }
   });
 

@@ -3,6 +3,7 @@ import {
   type AuditHead,
   type AuditRow,
   canonicalize,
+  hashAuditRow,
   type JsonValue,
   type Receipt,
 } from '@parley/protocol';
@@ -118,6 +119,21 @@ export class SqliteTrail {
       }
     }
     return commit;
+  }
+
+  /**
+   * append(commitEntries(receipt, parties)) for a commit with nothing else to record (no consent,
+   * not settled): its one row, the commit row itself, chained after the tail and marked last, made
+   * without the entry objects (the path every plain COMMIT takes). `detailText` is
+   * commitDetailText's; the chain fields are returned for the commit row, as append returns them.
+   */
+  appendCommit(at: number, detailText: string): CommitLink {
+    const tail = this.#tail();
+    if (tail !== undefined) this.#unmark[tail.table].run(tail.seq);
+    const prev = tail === undefined ? AUDIT_EMPTY_HEAD.hash : tail.hash;
+    const seq = (tail === undefined ? AUDIT_EMPTY_HEAD.seq : tail.seq) + 1;
+    const hash = hashAuditRow({ seq, prev, kind: 'commit', at, detail: null }, detailText);
+    return { seq, prev, hash, last: 1 };
   }
 
   /**
