@@ -1,7 +1,8 @@
-import type { EventReply, Extensions, KeyPair, Receipt, ServiceInfo } from '@parley/protocol';
+import type { EventReply, Extensions, KeyPair, ServiceInfo } from '@parley/protocol';
 import type { CapabilityEntry } from '../capability.js';
 import type { RetainedHandles } from '../retained-handles.js';
 import type { Store } from '../store/store.js';
+import type { InFlight } from './in-flight.js';
 
 /** Everything the verb handlers share: configuration, capabilities, state. */
 export type ServiceCore = {
@@ -18,7 +19,7 @@ export type ServiceCore = {
   /** The EXPAND handles this process issued, by pool, within their bounds. */
   handles: RetainedHandles;
   /** Work this process is executing now, so a concurrent retry waits instead of failing. */
-  inFlight: Map<string, Promise<Receipt>>;
+  inFlight: Map<string, InFlight>;
   /** docs/extensions.md §E1: the key that signs every RECEIPT, when the service has one. */
   receiptKey: KeyPair | undefined;
   /** docs/extensions.md: what the BRIEF announces under `ext`; empty for a v1-only service. */

@@ -100,7 +100,7 @@ export async function executeCommit(
   // without a second claim racing the first in the store.
   const already = core.inFlight.get(id);
   if (already !== undefined) {
-    await already;
+    await already.receipt();
     const record = await core.store.getCommit(id);
     if (record !== undefined) return replayCommit(core, record, start);
   }

@@ -109,7 +109,7 @@ export async function executeUndo(
   };
   const key = undoInFlightKey(receipt.id);
   const existing = core.inFlight.get(key);
-  if (existing !== undefined) return { reversal: await existing, replay: true };
+  if (existing !== undefined) return { reversal: await existing.receipt(), replay: true };
   const running = markInFlight(core, key);
   try {
     if (definition.transactional === true) {

@@ -1,17 +1,69 @@
 import { ParleyError, type Receipt } from '@parley/protocol';
 import type { ServiceCore } from './core.js';
 
-/** A commit or undo this process is executing, which same-process retries await. */
-export type InFlight = {
-  /** What same-process retries await. */
-  readonly receipt: Promise<Receipt>;
+type Outcome = { ok: true; receipt: Receipt } | { ok: false; error: unknown };
+type Waiter = { resolve(receipt: Receipt): void; reject(error: unknown): void };
+
+/**
+ * A commit or undo this process is executing, which same-process retries await. Its first
+ * outcome is final; a promise is made only for a retry that waits, so work nobody waits for (every
+ * COMMIT but a concurrent retry's) makes none.
+ */
+export class InFlight {
+  readonly #core: ServiceCore;
+  readonly #key: string;
+  #outcome: Outcome | undefined;
+  #waiters: Waiter[] | undefined;
+
+  constructor(core: ServiceCore, key: string) {
+    this.#core = core;
+    this.#key = key;
+  }
+
+  /** What a same-process retry awaits: the receipt, or the work's error. */
+  receipt(): Promise<Receipt> {
+    const outcome = this.#outcome;
+    if (outcome !== undefined) {
+      return outcome.ok ? Promise.resolve(outcome.receipt) : Promise.reject(outcome.error);
+    }
+    return new Promise<Receipt>((resolve, reject) => {
+      this.#waiters ??= [];
+      this.#waiters.push({ resolve, reject });
+    });
+  }
+
   /** It produced this receipt: waiters get it. */
-  done(receipt: Receipt): void;
+  done(receipt: Receipt): void {
+    this.#settle({ ok: true, receipt });
+  }
+
   /** It failed: waiters get the same error. */
-  failed(error: unknown): void;
+  failed(error: unknown): void {
+    this.#settle({ ok: false, error });
+  }
+
   /** Always called last: an entry left unsettled fails its waiters, and leaves the map. */
-  clear(): void;
-};
+  clear(): void {
+    if (this.#outcome === undefined) {
+      this.failed(
+        new ParleyError('unavailable', 'the work this retry waited for ended elsewhere; retry', {
+          retry: 1,
+        }),
+      );
+    }
+    if (this.#core.inFlight.get(this.#key) === this) this.#core.inFlight.delete(this.#key);
+  }
+
+  #settle(outcome: Outcome): void {
+    if (this.#outcome !== undefined) return;
+    this.#outcome = outcome;
+    for (const waiter of this.#waiters ?? []) {
+      if (outcome.ok) waiter.resolve(outcome.receipt);
+      else waiter.reject(outcome.error);
+    }
+    this.#waiters = undefined;
+  }
+}
 
 /**
  * Registers work under `key` in core.inFlight, so a retry arriving meanwhile waits for its
@@ -19,34 +71,7 @@ export type InFlight = {
  * the work ends, so no waiter can hang.
  */
 export function markInFlight(core: ServiceCore, key: string): InFlight {
-  let settled = false;
-  let resolve: (receipt: Receipt) => void = () => {};
-  let reject: (error: unknown) => void = () => {};
-  const running = new Promise<Receipt>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  running.catch(() => {});
+  const running = new InFlight(core, key);
   core.inFlight.set(key, running);
-  return {
-    receipt: running,
-    done(receipt) {
-      settled = true;
-      resolve(receipt);
-    },
-    failed(error) {
-      settled = true;
-      reject(error);
-    },
-    clear() {
-      if (!settled) {
-        reject(
-          new ParleyError('unavailable', 'the work this retry waited for ended elsewhere; retry', {
-            retry: 1,
-          }),
-        );
-      }
-      if (core.inFlight.get(key) === running) core.inFlight.delete(key);
-    },
-  };
+  return running;
 }

@@ -43,7 +43,7 @@ export async function committedReceipt(
 ): Promise<Receipt> {
   if (record.state === 'done' && record.receipt !== null) return record.receipt;
   const running = core.inFlight.get(record.proposalId);
-  if (running !== undefined && running !== own?.receipt) return running;
+  if (running !== undefined && running !== own) return running.receipt();
   throw new ParleyError(
     'unavailable',
     'this commit has not finished: it is in progress, or in doubt after a crash, and it will not be executed again; retry later',

@@ -62,7 +62,10 @@ export class GroupCommit {
     try {
       // Start on a fresh turn so the units of one burst of requests share a batch.
       await Promise.resolve();
-      while (this.#queue.length > 0) await this.#runBatch(this.#queue.splice(0, MAX_GROUP));
+      while (this.#queue.length > 0) {
+        if (this.#queue.length === 1) await this.#runAlone(this.#queue.pop() as Unit);
+        else await this.#runBatch(this.#queue.splice(0, MAX_GROUP));
+      }
     } finally {
       // No await between the loop finding the queue empty and this line: a unit queued after
       // it starts a new drain.
@@ -71,9 +74,39 @@ export class GroupCommit {
   }
 
   /**
-   * One transaction: a savepoint per unit, one COMMIT; units settle after it. A batch of one unit
-   * (every sequential write) needs no savepoint: if it fails, the whole transaction rolls back.
+   * A batch of one unit (every sequential write): its own transaction, without a savepoint, as
+   * #runBatch would run it; if the unit fails, the transaction rolls back.
    */
+  async #runAlone(unit: Unit): Promise<void> {
+    try {
+      this.#begin.run();
+    } catch (error) {
+      unit.reject(error);
+      return;
+    }
+    let value: unknown;
+    let failure: { error: unknown } | undefined;
+    try {
+      value = await unit.work();
+    } catch (error) {
+      failure = { error };
+    }
+    killPoint('sqlite.batch');
+    try {
+      if (failure === undefined) {
+        this.#commit.run();
+        this.#committed++;
+      } else this.#rollback.run();
+    } catch (error) {
+      if (this.#db.inTransaction) this.#rollback.run();
+      unit.reject(error);
+      return;
+    }
+    if (failure === undefined) unit.resolve(value);
+    else unit.reject(failure.error);
+  }
+
+  /** One transaction for several units: a savepoint per unit, one COMMIT; units settle after it. */
   async #runBatch(batch: Unit[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
@@ -82,28 +115,22 @@ export class GroupCommit {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    const alone = batch.length === 1;
     for (const unit of batch) {
-      if (!alone) this.#savepoint.run();
+      this.#savepoint.run();
       try {
         const value = await unit.work();
-        if (!alone) this.#release.run();
+        this.#release.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
-        if (!alone) {
-          this.#rollbackTo.run();
-          this.#release.run();
-        }
+        this.#rollbackTo.run();
+        this.#release.run();
         outcomes.push({ ok: false, error });
       }
     }
     killPoint('sqlite.batch');
     try {
-      if (alone && outcomes[0]?.ok === false) this.#rollback.run();
-      else {
-        this.#commit.run();
-        this.#committed++;
-      }
+      this.#commit.run();
+      this.#committed++;
     } catch (error) {
       if (this.#db.inTransaction) this.#rollback.run();
       for (const unit of batch) unit.reject(error);
