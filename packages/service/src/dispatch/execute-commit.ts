@@ -86,15 +86,6 @@ export async function executeCommit(
   re: string,
 ): Promise<CommitOutcome> {
   const definition = intentOf(core, stored.proposal.capability);
-  const applyContext = (data: DataAccess): ApplyContext => ({
-    holder: start.holder,
-    principal: start.principal,
-    now: start.startedAt,
-    data,
-    proposal: stored.proposal,
-    progress: progressSink(ctx, re),
-  });
-  const auto = start.auto !== undefined;
   const id = stored.proposal.id;
   // §4.4: this process is committing the proposal already: once it is recorded, a replay,
   // without a second claim racing the first in the store.
@@ -105,32 +96,7 @@ export async function executeCommit(
     if (record !== undefined) return replayCommit(core, record, start);
   }
   if (definition.transactional === true) {
-    const running = markInFlight(core, id);
-    try {
-      const { effects, capability } = stored.proposal;
-      const outcome = await core.store.commitInTransaction(start, async (data) => {
-        await holdFrom(definition, effects, data);
-        const result = await definition.apply(stored.action, applyContext(data));
-        await checkTo(definition, capability, effects, data);
-        killPoint('commit.in-transaction');
-        return {
-          receipt: receiptOf(stored.proposal, start.startedAt, result),
-          action: stored.action,
-        };
-      });
-      if (outcome.kind === 'done') killPoint('commit.recorded');
-      const settled: CommitOutcome =
-        outcome.kind === 'done'
-          ? { kind: 'committed', receipt: outcome.record.receipt as Receipt, replay: false, auto }
-          : await settleBegin(core, outcome, start, running);
-      if (settled.kind === 'committed') running.done(settled.receipt);
-      return settled;
-    } catch (error) {
-      running.failed(error);
-      throw error;
-    } finally {
-      running.clear();
-    }
+    return commitInTransaction(core, definition, stored, start, ctx, re);
   }
   // Marked before the claim, not after it: a retry arriving while the store's answer is on its
   // way waits for this commit (above) instead of finding it applying and nothing running here.
@@ -148,7 +114,10 @@ export async function executeCommit(
       // Outside a transaction the check and the apply are not atomic: the best a service whose
       // effects reach outside its store can do (§5.1).
       await holdFrom(definition, stored.proposal.effects, core.store.data);
-      result = await definition.apply(stored.action, applyContext(core.store.data));
+      result = await definition.apply(
+        stored.action,
+        applyContext(stored, start, core.store.data, progressSink(ctx, re)),
+      );
     } catch (error) {
       // The apply failed before any effect was made (the apply contract): release and forget;
       // unless it cannot tell, and then the commit stays in doubt (never executed again).
@@ -167,7 +136,70 @@ export async function executeCommit(
     );
     killPoint('commit.recorded');
     running.done(receipt);
-    return { kind: 'committed', receipt, replay: false, auto };
+    return { kind: 'committed', receipt, replay: false, auto: start.auto !== undefined };
+  } catch (error) {
+    running.failed(error);
+    throw error;
+  } finally {
+    running.clear();
+  }
+}
+
+/** What `apply` is given: the committing parties, the clock, the data, progress (§5). */
+function applyContext(
+  stored: StoredProposal,
+  start: CommitStart,
+  data: DataAccess,
+  progress: ApplyContext['progress'],
+): ApplyContext {
+  return {
+    holder: start.holder,
+    principal: start.principal,
+    now: start.startedAt,
+    data,
+    proposal: stored.proposal,
+    progress,
+  };
+}
+
+/**
+ * A transactional capability's commit: the reservation, `apply` and the commit record in one
+ * store transaction, so its data and its receipt commit together or not at all.
+ */
+async function commitInTransaction(
+  core: ServiceCore,
+  definition: IntentDefinition,
+  stored: StoredProposal,
+  start: CommitStart,
+  ctx: HandleContext,
+  re: string,
+): Promise<CommitOutcome> {
+  const running = markInFlight(core, stored.proposal.id);
+  try {
+    const outcome = await core.store.commitInTransaction(start, async (data) => {
+      const { effects, capability } = stored.proposal;
+      await holdFrom(definition, effects, data);
+      const context = applyContext(stored, start, data, progressSink(ctx, re));
+      const result = await definition.apply(stored.action, context);
+      await checkTo(definition, capability, effects, data);
+      killPoint('commit.in-transaction');
+      return {
+        receipt: receiptOf(stored.proposal, start.startedAt, result),
+        action: stored.action,
+      };
+    });
+    if (outcome.kind === 'done') killPoint('commit.recorded');
+    const settled: CommitOutcome =
+      outcome.kind === 'done'
+        ? {
+            kind: 'committed',
+            receipt: outcome.record.receipt as Receipt,
+            replay: false,
+            auto: start.auto !== undefined,
+          }
+        : await settleBegin(core, outcome, start, running);
+    if (settled.kind === 'committed') running.done(settled.receipt);
+    return settled;
   } catch (error) {
     running.failed(error);
     throw error;
