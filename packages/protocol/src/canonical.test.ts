@@ -35,10 +35,13 @@ const { canonicalValue } = fc.letrec<{ canonicalValue: unknown }>((tie) => ({
   ),
 }));
 
-/** Keys that stress the UTF-16 vs code point difference: ASCII, U+E000..U+FFFF, astral. */
+/**
+ * Keys that stress the UTF-16 vs code point difference (ASCII, U+E000..U+FFFF, astral), and digits:
+ * Object.keys lists integer-like keys first, whatever the order they were written in.
+ */
 const trickyKey = fc.string({
   unit: fc.oneof(
-    fc.constantFrom('a', 'b', 'Z', '~', 'é'),
+    fc.constantFrom('a', 'b', 'Z', '~', 'é', '1', '9', '0'),
     fc.integer({ min: 0xe000, max: 0xffff }).map((c) => String.fromCodePoint(c)),
     fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
   ),
@@ -108,7 +111,7 @@ describe('§10 canonical JSON: key order by code point', () => {
 
   it('agrees with a reference that sorts code point arrays', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(trickyKey, { maxLength: 8 }), (keys) => {
+      fc.property(fc.uniqueArray(trickyKey, { maxLength: 12 }), (keys) => {
         const object = Object.fromEntries(keys.map((k, i) => [k, i]));
         const expected = [...keys].sort(byCodePointArrays);
         const body = expected.map((k) => `${JSON.stringify(k)}:${keys.indexOf(k)}`).join(',');

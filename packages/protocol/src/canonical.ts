@@ -112,11 +112,32 @@ const HIGH_CODE_UNIT = /[\ud800-\uffff]/;
 function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
   if (keys.length < 2) return keys;
-  keys.sort();
+  if (keys.length <= SMALL_OBJECT_KEYS) sortInPlace(keys);
+  else keys.sort();
   for (const key of keys) {
     if (HIGH_CODE_UNIT.test(key)) return keys.sort(compareCodePoints);
   }
   return keys;
+}
+
+/**
+ * Objects with at most this many keys (most of the protocol's: costs, caveats, proofs, effects)
+ * are sorted by insertion, which allocates nothing; Array.prototype.sort allocates work space
+ * for every call (bench/RESULTS.md, issue 27).
+ */
+const SMALL_OBJECT_KEYS = 8;
+
+/** Insertion sort by UTF-16 code units, the order of the native sort without a comparator. */
+function sortInPlace(keys: string[]): void {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
 }
 
 function describe(value: object): string {

@@ -28,5 +28,5 @@ export function consentUsed(
       for (const key of approvals.of) if (approvers.has(key)) keys.add(key);
     }
   }
-  return [...keys].sort();
+  return keys.size === 0 ? [] : [...keys].sort();
 }
