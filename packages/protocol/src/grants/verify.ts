@@ -154,7 +154,7 @@ export async function verifyGrant(token: string, ctx: GrantContext): Promise<Gra
       // A satisfied caveat is well-formed (§6.3), so a "spend" key holds a Limit.
       if (isPlainObject(caveat) && hasOwn(caveat, 'spend')) {
         const limit = caveat.spend as unknown as Limit;
-        spend.push({ blockId: id, ...limit });
+        spend.push({ blockId: id, max: limit.max, currency: limit.currency });
       }
     }
   }

@@ -41,7 +41,8 @@ export async function authorizeAndCommit(
 ): Promise<Exclude<CommitOutcome, { kind: 'over_limit' }> | CommitRefusal> {
   const proposal = stored.proposal;
   const approvers = await approversOf(core, request.grants ?? [], holder, proposal);
-  const gctx = grantContext(core, { ...request, verb: 'COMMIT' } as Request, holder, {
+  // The request may be an auto INTENT's (§4.3.1): `verb` checks its grants for a COMMIT.
+  const gctx = grantContext(core, request, holder, {
     verb: 'COMMIT',
     capability: proposal.capability,
     proposal: { hash: proposal.hash, cost: proposal.cost, risk: proposal.risk },
