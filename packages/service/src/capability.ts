@@ -98,7 +98,11 @@ export type IntentDefinition = {
    */
   autoCommitMaxRisk?: Risk;
   plan(params: JsonObject, ctx: PlanContext): PlanResult | Promise<PlanResult>;
-  /** Performs a committed proposal's action; returns the receipt's `result`. */
+  /**
+   * Performs a committed proposal's action; returns the receipt's `result`. The action and
+   * `ctx.proposal` are what the person approved (the hash binds them, §4.4): a store may hand
+   * them out frozen, so build changed copies (`{ ...action, status }`), never change them.
+   */
   apply(
     action: JsonValue,
     ctx: ApplyContext,

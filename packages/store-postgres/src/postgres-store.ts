@@ -86,7 +86,8 @@ export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #sql: Statements;
-  readonly #proposals = new ProposalCache();
+  /** Proposals as their JSON text: each read parses its own copy. */
+  readonly #proposals = new ProposalCache<string>();
   /** §E3: whether steps append to the audit trail. */
   readonly #audits: boolean;
   #closed = false;
@@ -152,7 +153,7 @@ export class PostgresStore implements Store {
       rows.map((r) => r.text),
       rows.map((r) => r.expires),
     ]);
-    for (const row of rows) this.#proposals.set(row.id, row.text, row.expires);
+    for (const row of rows) this.#proposals.set(row.id, row.text, row.text.length, row.expires);
   }
 
   async getProposal(id: string): Promise<StoredProposal | undefined> {
@@ -162,7 +163,7 @@ export class PostgresStore implements Store {
     const row = (await this.#run<{ record: string }>(this.#sql.getProposal, [id]))[0];
     if (row === undefined) return undefined;
     const record = parseJson<StoredProposal>(row.record);
-    this.#proposals.set(id, row.record, record.proposal.expires);
+    this.#proposals.set(id, row.record, row.record.length, record.proposal.expires);
     return record;
   }
 

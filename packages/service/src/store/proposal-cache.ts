@@ -11,24 +11,26 @@ export const PROPOSAL_CACHE_CHARS = 16 * 1_048_576;
 const LARGEST_CACHED = PROPOSAL_CACHE_CHARS / 16;
 
 /**
- * Proposals an instance wrote or read, as their JSON text. A stored proposal never changes once
- * written (its hash binds it), so any instance may keep a copy: the COMMIT that follows an INTENT
- * on the same instance then reads no row. A miss simply asks the database. Bounded by count and
- * by characters; the oldest entries go first.
+ * Proposals an instance wrote, each as `V` (the store's frozen record) with the length of its
+ * JSON text. A stored proposal never changes once written (its hash binds it), so any instance
+ * may keep a copy: the COMMIT that follows an INTENT on the same instance then reads no row and
+ * parses nothing. A miss simply asks the database. Bounded by count and by characters of JSON;
+ * the oldest entries go first.
  */
-export class ProposalCache {
-  readonly #entries = new Map<string, { text: string; expires: number }>();
+export class ProposalCache<V> {
+  readonly #entries = new Map<string, { value: V; chars: number; expires: number }>();
   #chars = 0;
 
-  get(id: string): string | undefined {
-    return this.#entries.get(id)?.text;
+  get(id: string): V | undefined {
+    return this.#entries.get(id)?.value;
   }
 
-  set(id: string, text: string, expires: number): void {
+  /** Keeps `value`, whose JSON text is `chars` long, until it expires (sweep) or makes room. */
+  set(id: string, value: V, chars: number, expires: number): void {
     this.#forget(id);
-    if (text.length > LARGEST_CACHED) return;
-    this.#entries.set(id, { text, expires });
-    this.#chars += text.length;
+    if (chars > LARGEST_CACHED) return;
+    this.#entries.set(id, { value, chars, expires });
+    this.#chars += chars;
     while (this.#entries.size > PROPOSAL_CACHE_SIZE || this.#chars > PROPOSAL_CACHE_CHARS) {
       this.#forget(this.#entries.keys().next().value as string);
     }
@@ -50,6 +52,6 @@ export class ProposalCache {
     const entry = this.#entries.get(id);
     if (entry === undefined) return;
     this.#entries.delete(id);
-    this.#chars -= entry.text.length;
+    this.#chars -= entry.chars;
   }
 }

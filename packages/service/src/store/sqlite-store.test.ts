@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { proposalRecord } from '../testing/contract-records.js';
 import { describeStoreContract } from '../testing/store-contract.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 
@@ -70,5 +71,40 @@ describe('SqliteStore files', () => {
     for (const mode of Object.values(modes(dir))) expect(mode).toBe(0o600);
     expect(await store.data.get('a')).toBe(1);
     await store.close();
+  });
+});
+
+describe('SqliteStore proposals', () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shares a stored proposal frozen, from memory or read back, and it reads as written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-proposals-'));
+    made.push(dir);
+    const record = proposalRecord();
+    const written = structuredClone(record);
+    const store = new SqliteStore({ folder: dir });
+    await store.putProposals([record]);
+    const kept = await store.getProposal(record.proposal.id);
+    // §4.4: the hash binds a proposal, so a COMMIT gets the one record, parsed never.
+    expect(kept).toBe(await store.getProposal(record.proposal.id));
+    expect(kept).toEqual(written);
+    for (const part of [kept, kept?.proposal, kept?.proposal.effects, kept?.action]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+    expect(() => {
+      (kept?.action as { sku: string }).sku = 'b';
+    }).toThrow(TypeError);
+    await store.close();
+    const reopened = new SqliteStore({ folder: dir });
+    try {
+      const read = await reopened.getProposal(record.proposal.id);
+      expect(read).toEqual(written);
+      expect(Object.isFrozen(read?.proposal.effects)).toBe(true);
+    } finally {
+      await reopened.close();
+    }
   });
 });

@@ -12,7 +12,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { PROPOSAL_GRACE_SECONDS } from './memory-store.js';
 import { ProposalCache } from './proposal-cache.js';
-import { oncePerTurn, sharedReads } from './shared-reads.js';
+import { deepFreeze, oncePerTurn, sharedReads } from './shared-reads.js';
 import {
   type AutoRow,
   type CommitRow,
@@ -101,7 +101,7 @@ export class SqliteStore implements Store {
   readonly #reader: Database.Database;
   readonly #group: GroupCommit;
   /** Proposals never change once written (§5.1: the hash binds them): a COMMIT reads no row. */
-  readonly #proposals = new ProposalCache();
+  readonly #proposals = new ProposalCache<StoredProposal>();
   readonly #w;
   readonly #spend: SqliteSpend;
   readonly #r;
@@ -207,18 +207,20 @@ export class SqliteStore implements Store {
       });
     });
     records.forEach((record, i) => {
-      this.#proposals.set(record.proposal.id, texts[i] as string, record.proposal.expires);
+      const chars = (texts[i] as string).length;
+      this.#proposals.set(record.proposal.id, frozen(record), chars, record.proposal.expires);
     });
   }
 
+  /**
+   * The record frozen, whether kept in memory or read: a stored proposal never changes (its hash
+   * binds it), so every COMMIT of it may share one, as shared reads share data (shared-reads.ts).
+   */
   async getProposal(id: string): Promise<StoredProposal | undefined> {
-    let text = this.#proposals.get(id);
-    if (text === undefined) {
-      const row = this.#r.getProposal.get(id) as { record: string } | undefined;
-      if (row === undefined) return undefined;
-      text = row.record;
-    }
-    return parse<StoredProposal>(text);
+    const kept = this.#proposals.get(id);
+    if (kept !== undefined) return kept;
+    const row = this.#r.getProposal.get(id) as { record: string } | undefined;
+    return row === undefined ? undefined : frozen(parse<StoredProposal>(row.record));
   }
 
   /**
@@ -569,4 +571,9 @@ export class SqliteStore implements Store {
 /** A commit row's §E3 columns (sqlite-statements.ts): its chain fields, or none. */
 function chainFields(link: CommitLink | undefined) {
   return link ?? { seq: null, prev: null, hash: null, last: null };
+}
+
+/** A proposal record and everything in it frozen (deepFreeze), as the store shares it. */
+function frozen(record: StoredProposal): StoredProposal {
+  return deepFreeze(record as unknown as JsonValue) as unknown as StoredProposal;
 }
