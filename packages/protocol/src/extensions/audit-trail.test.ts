@@ -82,4 +82,11 @@ describe('§E3 audit trail chain', () => {
     rows[0] = { ...(rows[0] as AuditRow), detail: { x: 0.5 } };
     expect(verifyAuditChain(rows)).toMatchObject({ ok: false, seq: 1, problem: 'changed' });
   });
+
+  it('refuses to hash a row whose seq or at is not an integer canonical JSON can write (§10)', () => {
+    const link = { seq: 1, prev: AUDIT_GENESIS, kind: 'commit' as const, at: 5, detail: null };
+    expect(() => hashAuditRow({ ...link, seq: 1.5 })).toThrow("an audit row's seq must be");
+    expect(() => hashAuditRow({ ...link, at: 2 ** 53 })).toThrow("an audit row's at must be");
+    expect(hashAuditRow(link)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
 });

@@ -38,18 +38,19 @@ export const AUDIT_EMPTY_HEAD: AuditHead = { seq: 0, hash: AUDIT_GENESIS };
  */
 export function hashAuditRow(link: AuditLink, detailText = canonicalize(link.detail)): string {
   const { seq, prev, kind, at } = link;
-  for (const [name, value] of [
-    ['seq', seq],
-    ['at', at],
-  ] as const) {
-    if (!Number.isInteger(value) || Math.abs(value) > MAX_CANONICAL_INTEGER) {
-      throw new RangeError(`an audit row's ${name} must be an integer (§10), got ${value}`);
-    }
-  }
+  checkInteger('seq', seq);
+  checkInteger('at', at);
   // The members in canonical (sorted) order; each value written as canonicalize writes it.
   const text = `{"at":${at},"detail":${detailText},"kind":${quoteCanonical(kind)},"prev":${quoteCanonical(prev)},"seq":${seq}}`;
   const port = cryptoPort();
   return port.sha256Text === undefined ? encodeB64url(sha256(utf8(text))) : port.sha256Text(text);
+}
+
+/** §10: an audit row's number member is an integer canonical JSON can write. */
+function checkInteger(name: 'seq' | 'at', value: number): void {
+  if (!Number.isInteger(value) || Math.abs(value) > MAX_CANONICAL_INTEGER) {
+    throw new RangeError(`an audit row's ${name} must be an integer (§10), got ${value}`);
+  }
 }
 
 /** §E3: the row that follows `head` for `entry`. Throws what canonicalize throws (§10). */
