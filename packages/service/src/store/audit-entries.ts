@@ -5,6 +5,7 @@ import {
   canonicalize,
   hashAuditRow,
   type JsonValue,
+  type Money,
   quoteCanonical,
   type Receipt,
 } from '@parley/protocol';
@@ -63,13 +64,37 @@ export function commitDetail(receipt: Receipt, parties: Parties): JsonValue {
  * holds it to canonicalize.
  */
 export function commitDetailText(receipt: Receipt, parties: Parties): string {
-  const cost = canonicalize((receipt.cost ?? null) as JsonValue);
+  const cost = costText(receipt.cost);
   return (
     `{"capability":${quoteCanonical(receipt.capability)},"cost":${cost},` +
     `"holder":${quoteCanonical(parties.holder)},"principal":${quoteCanonical(parties.principal)},` +
     `"proposal":${quoteCanonical(receipt.proposal)},"receipt":${quoteCanonical(receipt.id)},` +
     `"summary":${quoteCanonical(receipt.summary)}}`
   );
+}
+
+/**
+ * canonicalize(cost ?? null), written directly for a cost of exactly its two members (§5.2: an
+ * integer amount in minor units and a currency), as every COMMIT's is: the general writer costs a
+ * COMMIT more than the template (bench/RESULTS.md, issue 27). Anything else goes through
+ * canonicalize, which writes or refuses it (§10).
+ */
+function costText(cost: Money | null | undefined): string {
+  if (cost === null || cost === undefined) return 'null';
+  let members = 0;
+  for (const _ in cost) members++;
+  if (
+    members === 2 &&
+    Object.getPrototypeOf(cost) === Object.prototype &&
+    Object.hasOwn(cost, 'amount') &&
+    Object.hasOwn(cost, 'currency') &&
+    Number.isSafeInteger(cost.amount) &&
+    typeof cost.currency === 'string'
+  ) {
+    // A template writes -0 as 0, as §10 asks.
+    return `{"amount":${cost.amount},"currency":${quoteCanonical(cost.currency)}}`;
+  }
+  return canonicalize(cost as unknown as JsonValue);
 }
 
 /** §E3: the rows a written reversal appends: `undo`, then `settled` when the operator wrote it. */
