@@ -2,11 +2,13 @@
  * Issue 27: how close to the verify-first floor (service-sqlite-limit.ts: one raw Ed25519 verify,
  * then the raw transaction) can a sequential durable COMMIT get when it does what the spec
  * requires? commit-required-work.ts does each required step raw, timed on its own; this runs it
- * (with the §E3 trail and without) against the floor and the dispatched no-op COMMIT
- * (service-minimal.ts), contenders taking turns round by round, at FULL and NORMAL. Nothing fails
- * on a time.
+ * (with the §E3 trail and without) against the floor and the dispatched COMMIT, contenders taking
+ * turns round by round, at FULL and NORMAL: of the no-op capability (service-minimal.ts), and of
+ * the example shop's order, whose floor writes its rows and whose required COMMIT also holds the
+ * stock to what was approved (§5.1, commit-required-shop.ts). Nothing fails on a time.
  *
- *   node --import tsx bench/commit-required-floor.ts     (BENCH_MS, BENCH_ROUNDS as elsewhere)
+ *   node --import tsx bench/commit-required-floor.ts     (BENCH_MS, BENCH_ROUNDS as elsewhere;
+ *   BENCH_ROWS=none or =shop for one capability)
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ type Round = import('./service-rates.js').Round;
 type Step = import('./commit-required-work.js').Step;
 type RequiredCommits = import('./commit-required-work.js').RequiredCommits;
 type SqliteSynchronous = import('@parley/service').SqliteSynchronous;
+type FloorRows = import('./service-sqlite-limit.js').FloorRows;
 
 const ROUND_MS = Number(process.env.BENCH_MS ?? 600);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -56,15 +59,21 @@ function requiredRound(work: RequiredCommits, spent: Spent): Round {
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** One synchronous setting: every contender's rates, round by round, and the trail's steps. */
-async function run(synchronous: SqliteSynchronous, receipt: string) {
-  const folder = join(root, synchronous.toLowerCase());
+/**
+ * One synchronous setting and one capability (the no-op, or the shop's order with the rows its
+ * apply writes): every contender's rates, round by round, and the trail's steps.
+ */
+async function run(synchronous: SqliteSynchronous, receipt: string, rows: FloorRows) {
+  const folder = join(root, `${synchronous.toLowerCase()}-${rows}`);
   mkdirSync(folder);
-  const floor = verifiedCommitFloor(folder, synchronous, receipt, 'none');
-  const withTrail = requiredCommits(folder, synchronous, true);
-  const without = requiredCommits(folder, synchronous, false);
+  const floor = verifiedCommitFloor(folder, synchronous, receipt, rows);
+  const withTrail = requiredCommits(folder, synchronous, true, rows);
+  const without = requiredCommits(folder, synchronous, false, rows);
   const store = new SqliteStore({ folder: join(folder, 'service'), synchronous });
-  const dispatched = await minimalCommitRounds(store, principal, NOW);
+  const dispatched =
+    rows === 'shop'
+      ? await shopRounds(store, principal, NOW)
+      : await minimalCommitRounds(store, principal, NOW);
   const steps = noSteps();
   const contenders: Round[] = [
     floor.round,
@@ -75,13 +84,13 @@ async function run(synchronous: SqliteSynchronous, receipt: string) {
   try {
     for (const round of contenders) await round(ROUND_MS / 4);
     for (const step of STEPS) steps[step].length = 0;
-    const rows: number[][] = [];
+    const rates: number[][] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const row: number[] = [];
       for (const round of contenders) row.push(await round(ROUND_MS));
-      rows.push(row);
+      rates.push(row);
     }
-    return { synchronous, rows, steps };
+    return { synchronous, what: rows, rows: rates, steps };
   } finally {
     floor.close();
     withTrail.close();
@@ -96,20 +105,20 @@ const NAMES = [
   'floor: verify, then tx',
   'required, §E3 trail kept',
   'required, no trail',
-  'dispatched no-op COMMIT',
+  'dispatched COMMIT',
 ];
 
 function ratesTable(runs: Run[]): string[] {
   const lines = [
-    '| synchronous | COMMIT | best ops/s | median ops/s | / floor, median of rounds | goal |',
-    '|---|---|---:|---:|---:|---:|',
+    '| synchronous | of | COMMIT | best ops/s | median ops/s | / floor, median of rounds | goal |',
+    '|---|---|---|---:|---:|---:|---:|',
   ];
-  for (const { synchronous, rows } of runs) {
+  for (const { synchronous, what, rows } of runs) {
     NAMES.forEach((name, i) => {
       const rates = rows.map((r) => r[i] ?? 0);
       const ratio = median(rows.map((r) => (r[i] ?? 0) / (r[0] ?? 1)));
       lines.push(
-        `| ${synchronous} | ${name} | ${Math.round(Math.max(...rates)).toLocaleString('en-US')} | ${Math.round(median(rates)).toLocaleString('en-US')} | ${i === 0 ? '' : ratio.toFixed(2)} | ${i === 0 ? '' : `≥ ${GOAL}`} |`,
+        `| ${synchronous} | ${what} | ${name} | ${Math.round(Math.max(...rates)).toLocaleString('en-US')} | ${Math.round(median(rates)).toLocaleString('en-US')} | ${i === 0 ? '' : ratio.toFixed(2)} | ${i === 0 ? '' : `≥ ${GOAL}`} |`,
       );
     });
   }
@@ -124,7 +133,7 @@ function ratesTable(runs: Run[]): string[] {
  */
 function stepsTable(runs: Run[]): string[] {
   const lines = [
-    `| step | ${runs.map((r) => `${r.synchronous} median | mean`).join(' | ')} | the floor pays it |`,
+    `| step | ${runs.map((r) => `${r.synchronous} ${r.what} median | mean`).join(' | ')} | the floor pays it |`,
     `|---|${runs.map(() => '---:|---:').join('|')}|---|`,
   ];
   const mid = (r: Run, s: Step) => median(r.steps[s]);
@@ -149,7 +158,7 @@ function stepsTable(runs: Run[]): string[] {
     `| **beyond the floor's steps** | ${cells(beyond(mid), beyond(mean))} | |`,
     `| the floor, µs per op (median of rounds) | ${one(floorUs)} | |`,
     `| required COMMIT, µs per op (median of rounds) | ${one(whole(1))} | |`,
-    `| dispatched no-op COMMIT, µs per op (median of rounds) | ${one(whole(3))} | |`,
+    `| dispatched COMMIT, µs per op (median of rounds) | ${one(whole(3))} | |`,
     `| allowed above the floor at ${GOAL} | ${one((r) => floorUs(r) * (1 / GOAL - 1))} | |`,
   );
   return lines;
@@ -159,7 +168,13 @@ try {
   const sample = await shopRounds(new MemoryStore(), principal, NOW);
   const receipt = await sample.sampleReceipt();
   await sample.close();
-  const runs = [await run('FULL', receipt), await run('NORMAL', receipt)];
+  const which = (process.env.BENCH_ROWS ?? 'none,shop').split(',') as FloorRows[];
+  const runs: Run[] = [];
+  for (const rows of which) {
+    for (const synchronous of ['FULL', 'NORMAL'] as const) {
+      runs.push(await run(synchronous, receipt, rows));
+    }
+  }
   console.log(
     `COMMIT against its required work, node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, load ${loadavg()[0]?.toFixed(1)}`,
   );

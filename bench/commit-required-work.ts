@@ -16,9 +16,11 @@ import {
   verify,
 } from 'node:crypto';
 import { join } from 'node:path';
-import { proofMessage } from '@parley/protocol';
+import { type JsonValue, proofMessage } from '@parley/protocol';
 import type { SqliteSynchronous } from '@parley/service';
 import Database from 'better-sqlite3';
+import { type ShopOrder, shopRows } from './commit-required-shop.js';
+import type { FloorRows } from './service-sqlite-limit.js';
 
 /** The required steps, in the order a COMMIT takes them; `verify` and `tx` the floor pays too. */
 export const STEPS = [
@@ -30,6 +32,7 @@ export const STEPS = [
   'receipt', // §5.2: its id, the object, its JSON text for the commit row
   'trail', // §E3: the commit row's detail text and chained hash
   'tx', // §4.4 once-only (a unique key), §6.3 reservation, the row, §E3 head mark; COMMIT
+  // (the shop's: §5.1 hold read and the writes of its apply, in the same transaction)
 ] as const;
 export type Step = (typeof STEPS)[number];
 
@@ -47,16 +50,18 @@ type Stored = {
     id: string;
     capability: string;
     summary: string;
-    effects: { op: string; target: string }[];
+    effects: ShopOrder['effects'];
     cost: { amount: number; currency: string };
     risk: string;
     undo: null;
     expires: number;
     hash: string;
   };
-  action: { amount: number; n: number };
+  action: JsonValue;
   holder: string;
   principal: string;
+  /** The shop's order, whose apply the COMMIT runs (rows 'shop'). */
+  order?: ShopOrder;
 };
 type Caveat = { svc?: string[]; can?: string[]; spend?: { max: number; currency: string } };
 type Chain = { principal: string; holder: string; blocks: { id: string; caveats: Caveat[] }[] };
@@ -80,11 +85,15 @@ export type RequiredCommits = {
   close(): void;
 };
 
-/** The raw COMMITs on a database of their own in `folder`; `trail`: keep the §E3 trail. */
+/**
+ * The raw COMMITs on a database of their own in `folder`; `trail`: keep the §E3 trail; `rows`:
+ * a no-op payment, or the example shop's order (commit-required-shop.ts).
+ */
 export function requiredCommits(
   folder: string,
   synchronous: SqliteSynchronous,
   trail: boolean,
+  rows: FloorRows = 'none',
 ): RequiredCommits {
   const holderKeys = generateKeyPairSync('ed25519');
   const holder = keyText(holderKeys.publicKey);
@@ -113,7 +122,11 @@ export function requiredCommits(
   const trusted = new Set([principal]);
   const keys = new Map<string, KeyObject>();
   const proposals = new Map<string, Stored>();
-  const db = openDatabase(join(folder, `required-${trail ? 'trail' : 'none'}.db`), synchronous);
+  const db = openDatabase(
+    join(folder, `required-${rows}-${trail ? 'trail' : 'none'}.db`),
+    synchronous,
+  );
+  const shop = rows === 'shop' ? shopRows(db) : undefined;
   db.prepare('INSERT INTO spend (block_id, total) VALUES (?, 0)').run(blockId);
   const reserve = db.prepare(
     'UPDATE spend SET total = total + ? WHERE block_id = ? AND total + ? <= ?',
@@ -133,21 +146,23 @@ export function requiredCommits(
       const n = made++;
       const id = `p_${n.toString(36).padStart(6, '0')}${b64(randomBytes(7))}`;
       const hash = b64(randomBytes(32));
+      const order = shop?.order(n);
       proposals.set(id, {
         proposal: {
           id,
           capability: CAPABILITY,
-          summary: `Pay ${PRICE}`,
-          effects: [{ op: 'charge', target: 'card ••4242' }],
-          cost: { amount: PRICE, currency: 'USD' },
-          risk: 'low',
+          summary: order === undefined ? `Pay ${PRICE}` : 'Order 1 item, standard delivery',
+          effects: order?.effects ?? [{ op: 'charge', target: 'card ••4242' }],
+          cost: order?.cost ?? { amount: PRICE, currency: 'USD' },
+          risk: order === undefined ? 'low' : 'medium',
           undo: null,
           expires: NOW + 600,
           hash,
         },
-        action: { amount: PRICE, n },
+        action: order?.action ?? { amount: PRICE, n },
         holder,
         principal,
+        ...(order === undefined ? {} : { order }),
       });
       const message = proofMessage({ aud: AUD, verb: 'COMMIT', target: hash, ts: NOW });
       const sig = b64(sign(null, message, holderKeys.privateKey));
@@ -168,8 +183,18 @@ export function requiredCommits(
   }
 
   const tx = db.transaction(
-    (id: string, reserved: string, receipt: string, seq: number, prev: string, hash: string) => {
-      if (reserve.run(PRICE, blockId, PRICE, CAP).changes !== 1) throw new Error('over the cap');
+    (
+      stored: Stored,
+      reserved: string,
+      receipt: string,
+      seq: number,
+      prev: string,
+      hash: string,
+    ) => {
+      const id = stored.proposal.id;
+      const amount = stored.proposal.cost.amount;
+      if (reserve.run(amount, blockId, amount, CAP).changes !== 1) throw new Error('over the cap');
+      if (stored.order !== undefined) shop?.apply(stored.order);
       if (trail) {
         insert.run(seq, id, holder, principal, reserved, receipt, prev, hash, 1);
         if (seq > 1) unmark.run(seq - 1);
@@ -258,7 +283,7 @@ export function requiredCommits(
       effects: stored.proposal.effects,
       cost,
       undo: null,
-      result: { paid: stored.action },
+      result: stored.order === undefined ? { paid: stored.action } : shop?.result(stored.order),
     };
     const receiptText = JSON.stringify(receipt);
     const reserved = JSON.stringify(caps.map((id) => ({ blockId: id, amount: cost.amount })));
@@ -276,7 +301,7 @@ export function requiredCommits(
       link = { seq, prev: head.hash, hash: createHash('sha256').update(row).digest('base64url') };
     }
     lap('trail');
-    tx.immediate(stored.proposal.id, reserved, receiptText, link.seq, link.prev, link.hash);
+    tx.immediate(stored, reserved, receiptText, link.seq, link.prev, link.hash);
     if (trail) head = { seq: link.seq, hash: link.hash };
     lap('tx');
   }

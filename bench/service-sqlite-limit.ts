@@ -158,17 +158,18 @@ function rawCommits(
  * The shop floor's data rows, as long as the example shop's: each COMMIT of a bench round orders
  * an item of its own (service-dispatch.ts), so its stock update lands on that item's row.
  */
-const SHOP_ITEMS = 4096;
-const STOCK = 1_000_000_000;
-const itemKey = (i: number): string => `item/bench-${i}`;
-const itemValue = (i: number, stock: number): string =>
-  JSON.stringify({
-    sku: `bench-${i}`,
-    name: `Bench item ${i}`,
-    category: 'bench',
-    price: 799,
-    stock,
-  });
+export const SHOP_ITEMS = 4096;
+export const STOCK = 1_000_000_000;
+export const itemKey = (i: number): string => `item/bench-${i}`;
+/** Bench item `i` with `stock`, as the example shop keeps an item. */
+export const shopItem = (i: number, stock: number) => ({
+  sku: `bench-${i}`,
+  name: `Bench item ${i}`,
+  category: 'bench',
+  price: 799,
+  stock,
+});
+const itemValue = (i: number, stock: number): string => JSON.stringify(shopItem(i, stock));
 const orderValue = (order: string, i: number): string =>
   JSON.stringify({
     order,
