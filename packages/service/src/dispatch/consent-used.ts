@@ -1,4 +1,12 @@
-import { type Grant, isApprovalsCaveat, readApprovals, readCaveat } from '@parley/protocol';
+import {
+  type Grant,
+  hasOwn,
+  isApprovalsCaveat,
+  isPlainObject,
+  type JsonValue,
+  readApprovals,
+  readCaveat,
+} from '@parley/protocol';
 
 /**
  * docs/extensions.md §E3: the keys whose consent a COMMIT authorized by `grant` used, sorted:
@@ -13,14 +21,11 @@ export function consentUsed(
   approvers: ReadonlySet<string>,
 ): string[] {
   const keys = new Set<string>();
-  if (grant.length === 1) {
-    const bound = grant[0].p.caveats.some((caveat) => {
-      const read = readCaveat(caveat);
-      return 'name' in read && read.name === 'only' && read.value === hash;
-    });
-    if (bound) keys.add(principal);
+  if (grant.length === 1 && grant[0].p.caveats.some((caveat) => bindsTo(caveat, hash))) {
+    keys.add(principal);
   }
-  for (const block of grant) {
+  // No one approved: an approvals caveat adds no key (the common COMMIT reads no further).
+  for (const block of approvers.size === 0 ? [] : grant) {
     for (const caveat of block.p.caveats) {
       if (!isApprovalsCaveat(caveat)) continue;
       const approvals = readApprovals(caveat.approvals);
@@ -29,4 +34,11 @@ export function consentUsed(
     }
   }
   return keys.size === 0 ? [] : [...keys].sort();
+}
+
+/** §6.6: `caveat` is `only` this hash; only a caveat with its own `only` member is read. */
+function bindsTo(caveat: JsonValue, hash: string): boolean {
+  if (!isPlainObject(caveat) || !hasOwn(caveat, 'only')) return false;
+  const read = readCaveat(caveat);
+  return 'name' in read && read.name === 'only' && read.value === hash;
 }

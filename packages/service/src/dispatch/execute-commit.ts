@@ -42,11 +42,15 @@ export function intentOf(core: ServiceCore, capability: string): IntentDefinitio
   return entry.definition;
 }
 
+const IGNORE_PROGRESS = (): void => {};
+
 /** Turns apply's progress calls into EVENT frames for this request (§5). */
 export function progressSink(
   ctx: HandleContext,
   re: string,
 ): (message: string, fraction?: number) => void {
+  // No one listens (an in-process call, a transport that sends no EVENTs): nothing to make.
+  if (ctx.onEvent === undefined) return IGNORE_PROGRESS;
   return (message, fraction) => {
     if (ctx.onEvent === undefined) return;
     const event: EventReply = { parley: 1, id: newFrameId(), re, kind: 'EVENT', message };
