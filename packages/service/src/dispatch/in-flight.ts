@@ -1,5 +1,7 @@
 import { ParleyError, type Receipt } from '@parley/protocol';
-import type { ServiceCore } from './core.js';
+
+/** The work running in this process by key (ServiceCore.inFlight). */
+export type RunningWork = Map<string, InFlight>;
 
 type Outcome = { ok: true; receipt: Receipt } | { ok: false; error: unknown };
 type Waiter = { resolve(receipt: Receipt): void; reject(error: unknown): void };
@@ -10,13 +12,13 @@ type Waiter = { resolve(receipt: Receipt): void; reject(error: unknown): void };
  * COMMIT but a concurrent retry's) makes none.
  */
 export class InFlight {
-  readonly #core: ServiceCore;
+  readonly #running: RunningWork;
   readonly #key: string;
   #outcome: Outcome | undefined;
   #waiters: Waiter[] | undefined;
 
-  constructor(core: ServiceCore, key: string) {
-    this.#core = core;
+  constructor(running: RunningWork, key: string) {
+    this.#running = running;
     this.#key = key;
   }
 
@@ -51,7 +53,7 @@ export class InFlight {
         }),
       );
     }
-    if (this.#core.inFlight.get(this.#key) === this) this.#core.inFlight.delete(this.#key);
+    if (this.#running.get(this.#key) === this) this.#running.delete(this.#key);
   }
 
   #settle(outcome: Outcome): void {
@@ -70,8 +72,8 @@ export class InFlight {
  * receipt instead of being told the work is in doubt. The entry always settles, whichever way
  * the work ends, so no waiter can hang.
  */
-export function markInFlight(core: ServiceCore, key: string): InFlight {
-  const running = new InFlight(core, key);
+export function markInFlight(core: { inFlight: RunningWork }, key: string): InFlight {
+  const running = new InFlight(core.inFlight, key);
   core.inFlight.set(key, running);
   return running;
 }

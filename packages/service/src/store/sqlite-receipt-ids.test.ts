@@ -5,6 +5,7 @@ import type { Receipt } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitReceiptId, newProposalId, newReceiptId } from '../ids.js';
+import { proposalRecord, receiptFor } from '../testing/contract-records.js';
 import { EARLIER_RECEIPT, migrateSqlite, SQLITE_SCHEMA_VERSION } from './sqlite-schema.js';
 import { prepareWriter } from './sqlite-statements.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
@@ -12,19 +13,9 @@ import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
 const PARTIES = { holder: 'ed25519:agent', principal: 'ed25519:boss' };
 const AT = 1_790_000_100;
 
-function receipt(id: string, proposal: string, extra: Partial<Receipt> = {}): Receipt {
-  return {
-    id,
-    proposal,
-    capability: 'shop.order',
-    summary: `Order for ${proposal}`,
-    at: AT,
-    effects: [],
-    cost: null,
-    undo: { until: AT + 3600 },
-    ...extra,
-  };
-}
+/** A receipt of proposal `proposal` with id `id`, as the store contract's records make one. */
+const receipt = (id: string, proposal: string, extra: Partial<Receipt> = {}): Receipt =>
+  receiptFor(proposalRecord({ id: proposal }), { id, at: AT, ...extra });
 
 const start = (proposalId: string) => ({
   proposalId,
