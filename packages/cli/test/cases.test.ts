@@ -38,25 +38,7 @@ describe('parley cases (issue 24): the journey from a terminal', {
   it('new, rules, confirm, accept, receipt: a script runs a case to a receipt verify-receipt checks', async () => {
     const options = join(folder.path, 'options.json');
     writeFileSync(options, JSON.stringify(OPTIONS));
-    const made = JSON.parse(
-      await ok([
-        'cases',
-        'new',
-        '--title',
-        'Our lease',
-        '--decision',
-        'Which lease?',
-        '--options',
-        options,
-        '--organizer',
-        'Ana',
-        '--party',
-        'Ana',
-        '--party',
-        'Ben',
-        '--json',
-      ]),
-    );
+    const made = JSON.parse(await ok(newCaseArgs('Our lease', options)));
     const link = Object.fromEntries(
       made.links.map((l: { name: string; link: string }) => [l.name, l.link]),
     );

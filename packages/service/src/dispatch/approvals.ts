@@ -1,4 +1,5 @@
-import { type GrantContext, type Proposal, readCaveat, verifyGrant } from '@parley/protocol';
+import { type GrantContext, type Proposal, verifyGrant } from '@parley/protocol';
+import { bindsTo } from './consent-used.js';
 import type { ServiceCore } from './core.js';
 
 /** Any key: an approver need not be a principal this service trusts (docs/extensions.md §E4). */
@@ -32,11 +33,9 @@ export async function approversOf(
   for (const token of grants) {
     const verdict = await verifyGrant(token, ctx);
     if (!verdict.ok || verdict.grant.length !== 1) continue;
-    const bound = verdict.grant[0].p.caveats.some((caveat) => {
-      const read = readCaveat(caveat);
-      return 'name' in read && read.name === 'only' && read.value === proposal.hash;
-    });
-    if (bound) approvers.add(verdict.principal);
+    if (verdict.grant[0].p.caveats.some((caveat) => bindsTo(caveat, proposal.hash))) {
+      approvers.add(verdict.principal);
+    }
   }
   return approvers;
 }

@@ -36,8 +36,11 @@ export function consentUsed(
   return keys.size === 0 ? [] : [...keys].sort();
 }
 
-/** §6.6: `caveat` is `only` this hash; only a caveat with its own `only` member is read. */
-function bindsTo(caveat: JsonValue, hash: string): boolean {
+/**
+ * §6.6: `caveat` is `only` this hash, the mark of a consent grant for one proposal (here and in
+ * approvals.ts). Only a caveat with its own `only` member is read.
+ */
+export function bindsTo(caveat: JsonValue, hash: string): boolean {
   if (!isPlainObject(caveat) || !hasOwn(caveat, 'only')) return false;
   const read = readCaveat(caveat);
   return 'name' in read && read.name === 'only' && read.value === hash;
