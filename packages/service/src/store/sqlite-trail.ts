@@ -98,6 +98,14 @@ export class SqliteTrail {
     return tail;
   }
 
+  /** The head to chain after, its row's mark taken: the row appended next takes it. */
+  #takeHead(): AuditHead {
+    const tail = this.#tail();
+    if (tail === undefined) return AUDIT_EMPTY_HEAD;
+    this.#unmark[tail.table].run(tail.seq);
+    return tail;
+  }
+
   /**
    * Chains `entries` after the trail's last row, inside the writer transaction of the step they
    * record, and moves the mark to the new last row. Writes every row but a `commit`'s, whose
@@ -105,9 +113,7 @@ export class SqliteTrail {
    */
   append(entries: readonly TextedEntry[]): CommitLink | undefined {
     if (entries.length === 0) return undefined;
-    const tail = this.#tail();
-    if (tail !== undefined) this.#unmark[tail.table].run(tail.seq);
-    const rows = chainEntries(tail ?? AUDIT_EMPTY_HEAD, entries);
+    const rows = chainEntries(this.#takeHead(), entries);
     const last = rows.at(-1) as ChainedRow;
     let commit: CommitLink | undefined;
     for (const row of rows) {
@@ -128,10 +134,8 @@ export class SqliteTrail {
    * commitDetailText's; the chain fields are returned for the commit row, as append returns them.
    */
   appendCommit(at: number, detailText: string): CommitLink {
-    const tail = this.#tail();
-    if (tail !== undefined) this.#unmark[tail.table].run(tail.seq);
-    const prev = tail === undefined ? AUDIT_EMPTY_HEAD.hash : tail.hash;
-    const seq = (tail === undefined ? AUDIT_EMPTY_HEAD.seq : tail.seq) + 1;
+    const { seq: last, hash: prev } = this.#takeHead();
+    const seq = last + 1;
     const hash = hashAuditRow({ seq, prev, kind: 'commit', at, detail: null }, detailText);
     return { seq, prev, hash, last: 1 };
   }
