@@ -13,15 +13,14 @@ import type { DataAccess } from './store.js';
  */
 export class TransactionData implements DataAccess {
   readonly #w: WriterStatements;
-  /** Key → value text, or null when the key has no value; made at the first key (a no-op none). */
-  #seen: Map<string, string | null> | undefined;
+  /** Key → value text, or null when the key has no value. */
+  readonly #seen = new Map<string, string | null>();
 
   constructor(statements: WriterStatements) {
     this.#w = statements;
   }
 
   async get(key: string): Promise<JsonValue | undefined> {
-    this.#seen ??= new Map();
     let text = this.#seen.get(key);
     if (text === undefined) {
       const row = this.#w.getData.get(key) as { value: string } | undefined;
@@ -34,13 +33,11 @@ export class TransactionData implements DataAccess {
   async put(key: string, value: JsonValue): Promise<void> {
     const text = JSON.stringify(value);
     this.#w.putData.run(key, text);
-    this.#seen ??= new Map();
     this.#seen.set(key, text);
   }
 
   async delete(key: string): Promise<void> {
     this.#w.deleteData.run(key);
-    this.#seen ??= new Map();
     this.#seen.set(key, null);
   }
 
