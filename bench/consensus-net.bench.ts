@@ -5,6 +5,11 @@
  * in their own processes answering the same bytes, with the same requests in flight; and (b) the
  * same decision in process, with and without the signing and checking. Nothing fails on a time.
  *
+ * Issue 27 adds two contenders: the signed limit (the raw servers sign every answer, the raw client
+ * verifies it) and the required work (raw-http-required.ts, consensus-required.ts): the least a
+ * `parley/0.2` decision must do, written raw, against 5 more raw processes. The required work over
+ * the signed limit is the floor the protocol sets; ours over the required work is what is ours.
+ *
  * The coordinator is a long-lived one, as the raw client is: it keeps its connections across
  * decisions (one `DelegateConnections` passed to every `runAcrossDelegates`, as the raw client
  * keeps its Agents), so neither side pays for connecting in a decision. Each decision still
@@ -21,6 +26,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLineOf } from './child-start.js';
+import { RequiredCoordinator } from './consensus-required.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -40,6 +46,7 @@ const OPTIONS = 50;
 const PARTIES = 5;
 const CLI = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-http-verdict.ts', import.meta.url));
+const REQUIRED = fileURLToPath(new URL('./raw-http-required.ts', import.meta.url));
 const TOKEN = 'bench-token';
 const LOADER = ['--conditions=source', '--import', 'tsx'];
 
@@ -127,6 +134,44 @@ const signedRaw = await Promise.all(
   }),
 );
 
+/** A real delegate's answer to `GET /card`. */
+function cardOf(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    request(`${url}/card`, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve(text));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+/** The required delegates (raw-http-required.ts), each with its party's sheet, key and card. */
+const requiredDelegates = await Promise.all(
+  spec.parties.map(async (party, i) => {
+    const port = await start([REQUIRED], {
+      PARLEY_BENCH_PARTY: c.pyDumps(c.partyToDict(party)),
+      PARLEY_BENCH_SEED: Buffer.alloc(32, i + 1).toString('hex'),
+      PARLEY_BENCH_CARD: await cardOf(urls[i] as string),
+      PARLEY_BENCH_TOKEN: TOKEN,
+    });
+    const pubkeyHex = c.publicKeyHex(keys[i] as never);
+    return { port, owner: party.owner, pubkeyHex };
+  }),
+);
+const required = new RequiredCoordinator(requiredDelegates, TOKEN, net.DEFAULT_CONCURRENCY);
+/** The required decision; the first must pick what the package picked. */
+const requiredDecision = () => required.decide(spec.options);
+{
+  const { picked } = await requiredDecision();
+  const ours = first.result.decision;
+  if (JSON.stringify(spec.options[picked] ?? null) !== JSON.stringify(ours ?? null)) {
+    throw new Error(`the required coordinator picked option ${picked}, not the package's`);
+  }
+}
+
 // A decision makes 5 card requests, 5 session requests and 50 x 5 verdict requests.
 const REQUESTS = PARTIES * (2 + OPTIONS);
 const rawAgents = rawPorts.map(
@@ -201,6 +246,7 @@ for (let i = 0; i < WARM_UP; i++) {
   await decideAcross();
   await rawDecision();
   await signedRawDecision();
+  await requiredDecision();
   await signedInProcess();
 }
 
@@ -228,15 +274,17 @@ const TICKS_PER_SECOND = 100;
 const CPU_RUNS = 10;
 const delegatePids = children.slice(0, PARTIES).map((child) => child.pid as number);
 const rawPids = children.slice(PARTIES, 2 * PARTIES).map((child) => child.pid as number);
-const signedPids = children.slice(2 * PARTIES).map((child) => child.pid as number);
+const signedPids = children.slice(2 * PARTIES, 3 * PARTIES).map((child) => child.pid as number);
+const requiredPids = children.slice(3 * PARTIES).map((child) => child.pid as number);
 const onLinux = existsSync('/proc/self/stat');
-/** Each contender's CPU per decision, round by round (`[across, signed raw, raw]`). */
+/** Each contender's CPU per decision, round by round (`[across, signed raw, raw, required]`). */
 const cpuRounds: number[][] = [];
 for (let r = 0; onLinux && r < ROUNDS; r++) {
   cpuRounds.push([
     await cpuPerDecision(decideAcross, delegatePids),
     await cpuPerDecision(signedRawDecision, signedPids),
     await cpuPerDecision(rawDecision, rawPids),
+    await cpuPerDecision(requiredDecision, requiredPids),
   ]);
 }
 const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -244,7 +292,7 @@ const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const cpuOf = (i: number) => middle(cpuRounds.map((row) => row[i] ?? NaN));
 /** The median over rounds of limit `i`'s CPU per decision over the coordinator's, same round. */
 const cpuRatio = (i: number) => middle(cpuRounds.map((row) => (row[i] ?? NaN) / (row[0] ?? NaN)));
-const [cpuAcross, cpuSigned, cpuRaw] = [cpuOf(0), cpuOf(1), cpuOf(2)];
+const [cpuAcross, cpuSigned, cpuRaw, cpuRequired] = [cpuOf(0), cpuOf(1), cpuOf(2), cpuOf(3)];
 
 const measured = await roundRates(
   sequential(decideAcross),
@@ -252,8 +300,10 @@ const measured = await roundRates(
   sequential(rawDecision),
   sequential(signedInProcess),
   sequential(async () => c.decide(spec)),
+  sequential(requiredDecision),
 );
-const [across = 0, signedRawRate = 0, raw = 0, signed = 0, bare = 0] = measured.best;
+const [across = 0, signedRawRate = 0, raw = 0, signed = 0, bare = 0, requiredRate = 0] =
+  measured.best;
 
 console.log(
   `consensus across processes on ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, 127.0.0.1, best of ${ROUNDS} x ${ROUND_MS} ms (wall time)`,
@@ -266,6 +316,8 @@ console.log(
     '| what | decisions/s | compared with, same run | ratio |',
     '|---|---:|---|---:|',
     `| across 5 delegate processes (parley/0.2, signed, checked, receipt) | ${per(across)} | the signed limit: raw HTTP, ${REQUESTS} round trips to 5 raw node:http processes, each answer Ed25519-signed by its server and verified by the client: ${per(signedRawRate)} | ${ratio(across, signedRawRate)} (median of rounds ${pairedMedian(measured, 0, 1).toFixed(2)}) |`,
+    `| the required work, raw (raw-http-required.ts, consensus-required.ts) | ${per(requiredRate)} | the signed limit: ${per(signedRawRate)} | ${ratio(requiredRate, signedRawRate)} (median of rounds ${pairedMedian(measured, 5, 1).toFixed(2)}) |`,
+    `| across 5 delegate processes | ${per(across)} | the required work, raw: ${per(requiredRate)} | ${ratio(across, requiredRate)} (median of rounds ${pairedMedian(measured, 0, 5).toFixed(2)}) |`,
     `| across 5 delegate processes | ${per(across)} | plain raw HTTP, the same round trips unsigned: ${per(raw)} | ${ratio(across, raw)} |`,
     `| across 5 delegate processes | ${per(across)} | in process, signed and checked the same way: ${per(signed)} | ${ratio(across, signed)} |`,
     `| across 5 delegate processes | ${per(across)} | in process, decide(spec) unsigned: ${per(bare)} | ${ratio(across, bare)} |`,
@@ -274,11 +326,12 @@ console.log(
 );
 if (onLinux) {
   console.log(
-    `\nCPU per decision, coordinator and servers together, median of ${ROUNDS} rounds of ${CPU_RUNS} decisions taking turns: across ${cpuAcross.toFixed(1)} ms, signed raw HTTP ${cpuSigned.toFixed(1)} ms (ratio ${cpuRatio(1).toFixed(2)}, median of rounds), raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${cpuRatio(2).toFixed(2)})`,
+    `\nCPU per decision, coordinator and servers together, median of ${ROUNDS} rounds of ${CPU_RUNS} decisions taking turns: across ${cpuAcross.toFixed(1)} ms, signed raw HTTP ${cpuSigned.toFixed(1)} ms (ratio ${cpuRatio(1).toFixed(2)}, median of rounds), raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${cpuRatio(2).toFixed(2)}), the required work ${cpuRequired.toFixed(1)} ms (ratio ${cpuRatio(3).toFixed(2)}); the signed limit's over the required work's, median of rounds: ${middle(cpuRounds.map((row) => (row[1] ?? NaN) / (row[3] ?? NaN))).toFixed(2)}`,
   );
 }
 
 connections.close();
+required.close();
 for (const agent of [...rawAgents, ...signedAgents]) agent.destroy();
 for (const child of children) child.kill('SIGTERM');
 rmSync(folder, { recursive: true, force: true });
