@@ -185,7 +185,7 @@ export class RequiredCoordinator {
   }
 }
 
-/** §max-min: among options every owner accepts, the one whose lowest score is highest. */
+/** Egalitarian max-min: of the options all owners accept, the one whose lowest score is highest. */
 function maxMin(answered: readonly Answered[], count: number): number {
   const lowest = new Array<number>(count).fill(Number.POSITIVE_INFINITY);
   for (const a of answered) {

@@ -53,6 +53,8 @@ interface Held {
   readonly remaining: Map<string, number>;
 }
 const sessions = new Map<string, Held>();
+/** Sessions kept at once, the oldest forgotten first (the package's delegate bounds them too). */
+const MAX_SESSIONS = 64;
 /** An option's canonical text and hash, by the option's text as the request wrote it. */
 const known = new Map<string, { text: string; hash: string }>();
 
@@ -77,6 +79,7 @@ function openSession(body: string): [number, string] {
   const remaining = new Map<string, number>();
   for (const h of hashes as string[]) remaining.set(h, (remaining.get(h) ?? 0) + 1);
   const listHash = sha256Hex(`[${(hashes as string[]).map((h) => `"${h}"`).join(', ')}]`);
+  if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
   sessions.set(nonce, {
     head: `"nonce": ${JSON.stringify(nonce)}, "option": `,
     tail: `, "options_sha256": "${listHash}", "owner": ${JSON.stringify(owner)}, `,
