@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 /**
  * Spawns `node ARGS` and resolves with the child and what `pattern` captures from its stdout
@@ -28,19 +29,25 @@ export function startChild(
 /**
  * Spawns `node ARGS` with `env` over this process's environment, adds it to `children` at once
  * (so they stay in the order they were started), and resolves with the first line it prints;
- * rejects if it exits first. `stderr`: 'inherit' to show it, 'ignore' for a chatty child.
+ * rejects if it exits first. `stderr`: 'inherit' to show it, 'ignore' for a chatty child, or a
+ * pattern: its lines are shown but those it matches (a delegate's routine log, say).
  */
 export function firstLineOf(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   children: ChildProcess[],
-  stderr: 'inherit' | 'ignore',
+  stderr: 'inherit' | 'ignore' | RegExp,
 ): Promise<string> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', stderr],
+    stdio: ['ignore', 'pipe', stderr instanceof RegExp ? 'pipe' : stderr],
   });
   children.push(child);
+  if (stderr instanceof RegExp && child.stderr !== null) {
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      if (!stderr.test(line)) process.stderr.write(`${line}\n`);
+    });
+  }
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code})`)));

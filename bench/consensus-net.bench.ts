@@ -54,9 +54,12 @@ const spec = c.readSpec(specAt(OPTIONS, PARTIES));
 const folder = mkdtempSync(join(tmpdir(), 'parley-bench-net-'));
 const children: ChildProcess[] = [];
 
-/** Starts a child and resolves with the first line it prints. */
+/**
+ * Starts a child and resolves with the first line it prints. Its stderr is shown but for the
+ * delegate's line per session opened (a thousand or more a run).
+ */
 function start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  return firstLineOf([...LOADER, ...args], env, children, 'inherit');
+  return firstLineOf([...LOADER, ...args], env, children, /^opened session /);
 }
 
 // The delegates, as an owner runs them: each its own process, its own party and key.
