@@ -4,6 +4,11 @@ import { killPoint } from '../kill-point.js';
 /** How many units one transaction may carry: bounds the wait of the first unit in a batch. */
 export const MAX_GROUP = 64;
 
+/** Told how each transaction of the writer ends (the §E3 trail keeps its last row by it). */
+export type TransactionOutcomes = { committed(): void; rolledBack(): void };
+
+const NO_ONE: TransactionOutcomes = { committed() {}, rolledBack() {} };
+
 type Unit = {
   work: () => unknown;
   resolve: (value: unknown) => void;
@@ -29,9 +34,11 @@ export class GroupCommit {
   /** The drain in progress; cleared in the same turn its loop finds the queue empty. */
   #draining: Promise<void> | undefined;
   #committed = 0;
+  readonly #outcomes: TransactionOutcomes;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, outcomes: TransactionOutcomes = NO_ONE) {
     this.#db = db;
+    this.#outcomes = outcomes;
     this.#begin = db.prepare('BEGIN IMMEDIATE');
     this.#commit = db.prepare('COMMIT');
     this.#rollback = db.prepare('ROLLBACK');
@@ -96,14 +103,21 @@ export class GroupCommit {
       if (failure === undefined) {
         this.#commit.run();
         this.#committed++;
-      } else this.#rollback.run();
+        this.#outcomes.committed();
+      } else this.#rollBack();
     } catch (error) {
-      if (this.#db.inTransaction) this.#rollback.run();
+      this.#rollBack();
       unit.reject(error);
       return;
     }
     if (failure === undefined) unit.resolve(value);
     else unit.reject(failure.error);
+  }
+
+  /** Rolls back the open transaction, if SQLite has not already, and says so. */
+  #rollBack(): void {
+    if (this.#db.inTransaction) this.#rollback.run();
+    this.#outcomes.rolledBack();
   }
 
   /** One transaction for several units: a savepoint per unit, one COMMIT; units settle after it. */
@@ -124,6 +138,7 @@ export class GroupCommit {
       } catch (error) {
         this.#rollbackTo.run();
         this.#release.run();
+        this.#outcomes.rolledBack();
         outcomes.push({ ok: false, error });
       }
     }
@@ -131,8 +146,9 @@ export class GroupCommit {
     try {
       this.#commit.run();
       this.#committed++;
+      this.#outcomes.committed();
     } catch (error) {
-      if (this.#db.inTransaction) this.#rollback.run();
+      this.#rollBack();
       for (const unit of batch) unit.reject(error);
       return;
     }

@@ -131,7 +131,10 @@ export class SqliteStore implements Store {
     this.#reader.pragma('busy_timeout = 5000');
     this.#w = prepareWriter(this.#writer);
     this.#spend = new SqliteSpend(this.#writer, this.#reader);
-    this.#group = new GroupCommit(this.#writer);
+    this.#group = new GroupCommit(this.#writer, {
+      committed: () => this.#trail?.committed(),
+      rolledBack: () => this.#trail?.rolledBack(),
+    });
     this.#r = prepareReader(this.#reader);
     this.#trail = (options.audit ?? true) ? new SqliteTrail(this.#writer) : undefined;
     this.#trailReader = new SqliteTrail(this.#reader);
@@ -172,9 +175,9 @@ export class SqliteStore implements Store {
   /**
    * §E3: chains `entries` after the trail's last row and writes them, inside the writer
    * transaction of the step they record (so one commits with the other or neither does); the
-   * last row is read inside the transaction, as another process writing the same file may have
-   * appended since. A `commit` entry's chain fields are returned for its commit row
-   * (sqlite-trail.ts); undefined with the trail off.
+   * last row is the one this writer committed last, unless another process writing the same file
+   * has committed since, and then it is read inside the transaction. A `commit` entry's chain
+   * fields are returned for its commit row (sqlite-trail.ts); undefined with the trail off.
    */
   #append(entries: readonly AuditEntry[]): CommitLink | undefined {
     return this.#trail?.append(entries);

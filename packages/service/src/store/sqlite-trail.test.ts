@@ -5,9 +5,10 @@ import { type Receipt, verifyAuditChain } from '@parley/protocol';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ChainedRow, chainEntries, commitEntries, revocationEntry } from './audit-entries.js';
+import { GroupCommit } from './group-commit.js';
 import { migrateSqlite } from './sqlite-schema.js';
 import { SQLITE_FILE_NAME, SqliteStore } from './sqlite-store.js';
-import { UNTRAILED_KEY } from './sqlite-trail.js';
+import { SqliteTrail, UNTRAILED_KEY } from './sqlite-trail.js';
 
 const PARTIES = { holder: 'ed25519:agent', principal: 'ed25519:boss' };
 const AT = 1_790_000_100;
@@ -224,5 +225,72 @@ describe('§E3 on SQLite: a commit row is its own trail row (schema version 6)',
     } finally {
       await reopened.close();
     }
+  });
+});
+
+describe('§E3 on SQLite: the last row an append chains after', () => {
+  let folder: string;
+  let db: Database.Database;
+  let trail: SqliteTrail;
+  let group: GroupCommit;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'parley-trail-tail-'));
+    db = new Database(join(folder, SQLITE_FILE_NAME));
+    db.pragma('journal_mode = WAL');
+    migrateSqlite(db);
+    trail = new SqliteTrail(db);
+    // The store wires its trail to its group commit the same way (sqlite-store.ts).
+    group = new GroupCommit(db, trail);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const revoked = (n: number) =>
+    revocationEntry(
+      { target: `block:b${n}`, at: AT, by: PARTIES.principal, revocation: {} },
+      AT + n,
+    );
+  const append = (n: number) => () => {
+    trail.append([revoked(n)]);
+  };
+  const appendThenFail = (n: number) => () => {
+    trail.append([revoked(n)]);
+    throw new Error(`unit ${n} failed after its append`);
+  };
+  const chain = () => {
+    const { rows, head } = trail.read(0);
+    return { ...verifyAuditChain(rows, head), kept: rows.map((row) => row.at - AT) };
+  };
+
+  it('is not a row that was rolled back with its transaction', async () => {
+    await group.run(append(1));
+    await expect(group.run(appendThenFail(2))).rejects.toThrow('unit 2 failed');
+    await group.run(append(3));
+    expect(chain()).toMatchObject({ ok: true, count: 2, kept: [1, 3] });
+  });
+
+  it('is not a row rolled back to its savepoint, inside a batch that commits', async () => {
+    await group.run(append(1));
+    // Queued in one turn, the three run as one batch: a savepoint each, one COMMIT.
+    const units = [group.run(append(2)), group.run(appendThenFail(3)), group.run(append(4))];
+    const settled = await Promise.allSettled(units);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(group.committed).toBe(2);
+    expect(chain()).toMatchObject({ ok: true, count: 3, kept: [1, 2, 4] });
+  });
+
+  it('is read again after another connection appends (PRAGMA data_version moves)', async () => {
+    await group.run(append(1));
+    const other = new Database(join(folder, SQLITE_FILE_NAME));
+    try {
+      const otherTrail = new SqliteTrail(other);
+      other.transaction(() => otherTrail.append([revoked(2)])).immediate();
+    } finally {
+      other.close();
+    }
+    await group.run(append(3));
+    expect(chain()).toMatchObject({ ok: true, count: 3, kept: [1, 2, 3] });
   });
 });

@@ -54,6 +54,17 @@ export class SqliteTrail {
   readonly #insert: Database.Statement;
   readonly #commitRows: Database.Statement;
   readonly #auditRows: Database.Statement;
+  readonly #version: Database.Statement;
+  /**
+   * The trail's last row as this connection last committed it, with `PRAGMA data_version` then.
+   * SQLite changes that number whenever another connection (another process's included) commits,
+   * and never for this one's own commits; so while it holds, the last row is still this one and an
+   * append reads none. Set only by `committed`, dropped by `rolledBack` (the group commit calls
+   * both), so a row that was rolled back is never chained after.
+   */
+  #committedTail: { tail: Tail | undefined; version: number } | undefined;
+  /** The last row this transaction appended, not yet committed, and the version it began at. */
+  #openTail: { tail: Tail; version: number } | undefined;
 
   /** `db`: the writer (append) or a reader (read); statements are prepared once. */
   constructor(db: Database.Database) {
@@ -80,6 +91,19 @@ export class SqliteTrail {
     this.#auditRows = db.prepare(
       'SELECT seq, prev, kind, at, detail, hash FROM audit WHERE at >= ? ORDER BY seq',
     );
+    this.#version = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** The writer's transaction committed: what it appended is the trail's last row now. */
+  committed(): void {
+    if (this.#openTail !== undefined) this.#committedTail = this.#openTail;
+    this.#openTail = undefined;
+  }
+
+  /** The writer rolled back (a whole transaction or one unit): the last row is read again. */
+  rolledBack(): void {
+    this.#committedTail = undefined;
+    this.#openTail = undefined;
   }
 
   /** The trail's last row, of whichever table holds the greater seq; undefined while empty. */
@@ -98,12 +122,25 @@ export class SqliteTrail {
     return tail;
   }
 
+  /**
+   * The trail's last row: the one this transaction appended; else the one this connection
+   * committed, while no other connection has committed since; else read. With the version read.
+   */
+  #head(): { tail: Tail | undefined; version: number } {
+    const open = this.#openTail;
+    if (open !== undefined) return open;
+    const version = this.#version.get() as number;
+    const known = this.#committedTail;
+    const tail = known !== undefined && known.version === version ? known.tail : this.#tail();
+    return { tail, version };
+  }
+
   /** The head to chain after, its row's mark taken: the row appended next takes it. */
-  #takeHead(): AuditHead {
-    const tail = this.#tail();
-    if (tail === undefined) return AUDIT_EMPTY_HEAD;
+  #takeHead(): { head: AuditHead; version: number } {
+    const { tail, version } = this.#head();
+    if (tail === undefined) return { head: AUDIT_EMPTY_HEAD, version };
     this.#unmark[tail.table].run(tail.seq);
-    return tail;
+    return { head: tail, version };
   }
 
   /**
@@ -113,8 +150,11 @@ export class SqliteTrail {
    */
   append(entries: readonly TextedEntry[]): CommitLink | undefined {
     if (entries.length === 0) return undefined;
-    const rows = chainEntries(this.#takeHead(), entries);
+    const { head, version } = this.#takeHead();
+    const rows = chainEntries(head, entries);
     const last = rows.at(-1) as ChainedRow;
+    const table = last.kind === 'commit' ? 'commits' : 'audit';
+    this.#openTail = { tail: { seq: last.seq, hash: last.hash, last: 1, table }, version };
     let commit: CommitLink | undefined;
     for (const row of rows) {
       const { seq, prev, kind, at, detailText, hash } = row;
@@ -134,9 +174,11 @@ export class SqliteTrail {
    * commitDetailText's; the chain fields are returned for the commit row, as append returns them.
    */
   appendCommit(at: number, detailText: string): CommitLink {
-    const { seq: last, hash: prev } = this.#takeHead();
-    const seq = last + 1;
+    const { head, version } = this.#takeHead();
+    const prev = head.hash;
+    const seq = head.seq + 1;
     const hash = hashAuditRow({ seq, prev, kind: 'commit', at, detail: null }, detailText);
+    this.#openTail = { tail: { seq, hash, last: 1, table: 'commits' }, version };
     return { seq, prev, hash, last: 1 };
   }
 
