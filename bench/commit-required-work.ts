@@ -8,7 +8,6 @@
  */
 import {
   createHash,
-  createPublicKey,
   generateKeyPairSync,
   type KeyObject,
   randomBytes,
@@ -20,6 +19,7 @@ import { type JsonValue, proofMessage } from '@parley/protocol';
 import type { SqliteSynchronous } from '@parley/service';
 import Database from 'better-sqlite3';
 import { type ShopOrder, shopRows } from './commit-required-shop.js';
+import { publicKeyObject } from './raw-ed25519-key.js';
 import type { FloorRows } from './service-sqlite-limit.js';
 
 /** The required steps, in the order a COMMIT takes them; `verify` and `tx` the floor pays too. */
@@ -120,7 +120,6 @@ export function requiredCommits(
     ],
   ]);
   const trusted = new Set([principal]);
-  const keys = new Map<string, KeyObject>();
   const proposals = new Map<string, Stored>();
   const db = openDatabase(
     join(folder, `required-${rows}-${trail ? 'trail' : 'none'}.db`),
@@ -239,16 +238,7 @@ export function requiredCommits(
     const message = Buffer.from(
       `{"aud":${JSON.stringify(AUD)},"target":${JSON.stringify(frame.hash)},"ts":${ts},"verb":"COMMIT"}`,
     );
-    let key = keys.get(proof.key);
-    if (key === undefined) {
-      const raw = Buffer.from(proof.key.slice('ed25519:'.length), 'base64url');
-      key = createPublicKey({
-        key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
-        format: 'der',
-        type: 'spki',
-      });
-      keys.set(proof.key, key);
-    }
+    const key = publicKeyObject(proof.key);
     const sig = Buffer.from(proof.sig, 'base64url');
     lap('proof');
     if (!verify(null, message, key, sig)) throw new Error('unauthorized');

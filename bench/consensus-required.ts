@@ -11,8 +11,9 @@
  * Python-typed JSON (the bench's options read alike in plain JSON, which `checkAgainst` holds
  * the result to).
  */
-import { createHash, createPublicKey, type KeyObject, randomBytes, verify } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { rawPublicKey } from './raw-ed25519-key.js';
 
 /** Python's `json.dumps(value, sort_keys=True, ensure_ascii=False)` for plain JSON values. */
 export function canonicalOptionText(value: unknown): string {
@@ -37,7 +38,6 @@ export function rosterText(roster: Record<string, string>): string {
 }
 
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 export interface RequiredDelegate {
   readonly port: string;
@@ -64,13 +64,7 @@ export class RequiredCoordinator {
   constructor(delegates: readonly RequiredDelegate[], token: string, concurrency: number) {
     this.#delegates = delegates;
     this.#agents = delegates.map(() => new Agent({ keepAlive: true, maxSockets: concurrency }));
-    this.#keys = delegates.map((d) =>
-      createPublicKey({
-        key: Buffer.concat([SPKI_PREFIX, Buffer.from(d.pubkeyHex, 'hex')]),
-        format: 'der',
-        type: 'spki',
-      }),
-    );
+    this.#keys = delegates.map((d) => rawPublicKey(Buffer.from(d.pubkeyHex, 'hex')));
     this.#roster = Object.fromEntries(delegates.map((d) => [d.owner, d.pubkeyHex]));
     this.#bearer = `Bearer ${token}`;
     this.#concurrency = concurrency;

@@ -8,7 +8,8 @@
  * is what any implementation pays beside its two verifies, so protocol.bench.ts can say how much
  * of the gap to its limit is ours.
  */
-import { createHash, createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { createHash, verify } from 'node:crypto';
+import { publicKeyObject } from './raw-ed25519-key.js';
 
 export type RequiredContext = {
   service: string;
@@ -23,31 +24,10 @@ export type RequiredContext = {
 
 export type RequiredProof = { key: string; ts: number; sig: string };
 
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const KEY_PREFIX = 'ed25519:';
-const keys = new Map<string, KeyObject>();
-
-/** §6.1: a key's KeyObject, imported once (the limit's keys are imported in advance too). */
-function keyObject(key: string): KeyObject {
-  let object = keys.get(key);
-  if (object === undefined) {
-    if (!key.startsWith(KEY_PREFIX)) throw new Error('not an ed25519 key');
-    const raw = Buffer.from(key.slice(KEY_PREFIX.length), 'base64url');
-    if (raw.length !== 32) throw new Error('not a 32-byte key');
-    object = createPublicKey({
-      key: Buffer.concat([SPKI_PREFIX, raw]),
-      format: 'der',
-      type: 'spki',
-    });
-    keys.set(key, object);
-  }
-  return object;
-}
-
 function verified(key: string, text: string, signature: unknown): boolean {
   if (typeof signature !== 'string') return false;
   const sig = Buffer.from(signature, 'base64url');
-  return sig.length === 64 && verify(null, Buffer.from(text), keyObject(key), sig);
+  return sig.length === 64 && verify(null, Buffer.from(text), publicKeyObject(key), sig);
 }
 
 /** §10, for the values a grant payload holds: keys sorted by UTF-16 code unit, no spaces. */

@@ -6,11 +6,12 @@
  *   npm run bench -w @parley/protocol          (BENCH_MS, BENCH_ROUNDS tune the windows;
  *                                               BENCH_ONLY and BENCH_BLOCKS pick rows)
  */
-import { createHash, createPublicKey, type KeyObject, verify as nodeVerify } from 'node:crypto';
+import { createHash, type KeyObject, verify as nodeVerify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { requiredAuthorize } from './grant-required.js';
 import { measureSource } from './measure-source.js';
+import { publicKeyObject } from './raw-ed25519-key.js';
 
 measureSource(import.meta, '@parley/protocol', ['--expose-gc']);
 
@@ -26,7 +27,6 @@ const {
   hashProposal,
   issueGrant,
   keyPairFromSeed,
-  parsePublicKey,
   proofMessage,
   publicKeyString,
   renderLens,
@@ -242,18 +242,6 @@ function cycle<T>(pool: readonly T[]): () => T {
 
 type RawInput = { message: Uint8Array; key: KeyObject; signature: Buffer };
 
-const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
-const keyObjects = new Map<string, KeyObject>();
-function keyObject(key: string): KeyObject {
-  let object = keyObjects.get(key);
-  if (object === undefined) {
-    const der = Buffer.concat([SPKI_PREFIX, parsePublicKey(key)]);
-    object = createPublicKey({ key: der, format: 'der', type: 'spki' });
-    keyObjects.set(key, object);
-  }
-  return object;
-}
-
 /**
  * Raw verifies as the workload meets them: distinct signatures (grant roots by the principal,
  * proofs by a holder), with KeyObjects and bytes prepared in advance. Distinct matters: OpenSSL's
@@ -267,13 +255,13 @@ async function rawVerifyInputs(): Promise<RawInput[]> {
     const [root] = decodeGrant(await grantToken(1, `raw${i}`));
     inputs.push({
       message: utf8(canonicalize(root.p)),
-      key: keyObject(root.p.iss),
+      key: publicKeyObject(root.p.iss),
       signature: Buffer.from(root.s, 'base64url'),
     });
     const proof = proofs[i] as Proof;
     inputs.push({
       message: proofMessage({ aud: SERVICE, verb: 'COMMIT', target: HASH, ts: proof.ts }),
-      key: keyObject(proof.key),
+      key: publicKeyObject(proof.key),
       signature: Buffer.from(proof.sig, 'base64url'),
     });
   }
