@@ -62,7 +62,7 @@ export class SqliteTrail {
    * append reads none. Set only by `committed`, dropped by `rolledBack` (the group commit calls
    * both), so a row that was rolled back is never chained after.
    */
-  #committedTail: { tail: Tail | undefined; version: number } | undefined;
+  #committedTail: { tail: Tail; version: number } | undefined;
   /** The last row this transaction appended, not yet committed, and the version it began at. */
   #openTail: { tail: Tail; version: number } | undefined;
 
