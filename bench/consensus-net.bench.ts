@@ -19,14 +19,14 @@
  *   node --import tsx bench/consensus-net.bench.ts
  */
 import type { ChildProcess } from 'node:child_process';
-import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLineOf } from './child-start.js';
-import { RequiredCoordinator } from './consensus-required.js';
+import { canonicalOptionText, RequiredCoordinator, sha256Hex } from './consensus-required.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -62,7 +62,10 @@ function start(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<st
   return firstLineOf([...LOADER, ...args], env, children, /^opened session /);
 }
 
-// The delegates, as an owner runs them: each its own process, its own party and key.
+// The delegates, as an owner runs them: each its own process, its own party and key, and the
+// options on the table (--options), so a session can ask about nothing else.
+const optionsFile = join(folder, 'options.json');
+writeFileSync(optionsFile, c.pyDumps(spec.options as never));
 const keys = await Promise.all(
   spec.parties.map((_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1))),
 );
@@ -83,6 +86,8 @@ const urls = await Promise.all(
         partyFile,
         '--key',
         keyFile,
+        '--options',
+        optionsFile,
         '--token-env',
         'T',
         '--rate',
@@ -105,23 +110,48 @@ const first = await decideAcross();
 if (first.result.transcript.entries.length !== OPTIONS)
   throw new Error('not every option was asked');
 
-// The limit answers with the bytes a delegate really sends for one option.
-const answer = await new Promise<string>((resolve, reject) => {
-  const body = net.wireText({ option: spec.options[0] ?? {} });
-  const req = request(`${urls[0]}/consider`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
-  });
-  req.on('response', (res) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
+/** POSTs `body` to a delegate; resolves with the status and the answer's text. */
+function post(url: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
     });
-    res.on('end', () => resolve(text));
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
-  req.on('error', reject);
-  req.end(body);
-});
+}
+
+/**
+ * The limit answers with the bytes a delegate really sends for one option: a signed verdict/0.2,
+ * asked inside a session of the decision's options, as a coordinator asks (a delegate that signs
+ * refuses to answer outside one).
+ */
+async function verdictBytes(): Promise<string> {
+  const owner = spec.parties[0]?.owner as string;
+  const hashes = spec.options.map((o) => sha256Hex(canonicalOptionText(o)));
+  const nonce = randomBytes(32).toString('hex');
+  const roster = { [owner]: c.publicKeyHex(keys[0] as never) };
+  const session = JSON.stringify({ nonce, roster, option_hashes: hashes });
+  const opened = await post(`${urls[0]}/session`, session);
+  if (opened.status !== 200) throw new Error(`the session was not opened: ${opened.text}`);
+  const asked = await post(
+    `${urls[0]}/consider`,
+    JSON.stringify({ option: spec.options[0] ?? {}, session: nonce }),
+  );
+  if (asked.status !== 200 || !asked.text.includes('"sig"')) {
+    throw new Error(`no signed verdict for the limit's answer: ${asked.text}`);
+  }
+  return asked.text;
+}
+const answer = await verdictBytes();
 const rawPorts = await Promise.all(urls.map(() => start([RAW], { PARLEY_BENCH_ANSWER: answer })));
 // The signed limit (issue 27): the same servers, each signing every answer with a key of its own.
 const signedRaw = await Promise.all(
