@@ -50,6 +50,23 @@ describe('rules a person types', () => {
       hi: 24,
       weight: 2,
     });
+    // The words people use for the two directions a sheet knows.
+    expect(parseRule('prefer more warranty_months', catalog).raw).toMatchObject({
+      attr: 'warranty_months',
+      direction: 'higher',
+    });
+    expect(parseRule('Prefer Fewer price weight 2', catalog).raw).toEqual({
+      attr: 'price',
+      direction: 'lower',
+      lo: 650,
+      hi: 1200,
+      weight: 2,
+    });
+    expect(parseRule('prefer less price', catalog).raw).toMatchObject({ direction: 'lower' });
+    expect(parseRule('prefer larger warranty_months', catalog).raw).toMatchObject({
+      direction: 'higher',
+    });
+    expect(parseRule('prefer smaller price', catalog).raw).toMatchObject({ direction: 'lower' });
     expect(parseRule('prefer color == "blue", weight 0.5', catalog).raw).toEqual({
       attr: 'color',
       prefer: 'blue',

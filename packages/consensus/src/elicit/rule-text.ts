@@ -48,14 +48,28 @@ export function ruleExamples(catalog: AttributeCatalog): string[] {
 const HARD = /^(\S+?)\s*(==|!=|<=|>=|<|>|=)\s*(.+)$/;
 const MEMBERSHIP = /^(\S+)\s+(not in|not_in|in)\s+(.+)$/i;
 const DIRECTION =
-  /^prefer\s+(higher|lower)\s+(\S+)(?:\s+(?:from\s+)?(\S+?)\s*(?:\.\.|to)\s*(\S+))?$/i;
+  /^prefer\s+(higher|lower|more|fewer|less|larger|smaller)\s+(\S+)(?:\s+(?:from\s+)?(\S+?)\s*(?:\.\.|to)\s*(\S+))?$/i;
+/**
+ * The words a person uses for the two directions a preference has (a sheet writes only `higher`
+ * and `lower`): "prefer more rooms", "prefer fewer stops".
+ */
+const DIRECTIONS: Readonly<Record<string, 'higher' | 'lower'>> = {
+  higher: 'higher',
+  more: 'higher',
+  larger: 'higher',
+  lower: 'lower',
+  fewer: 'lower',
+  less: 'lower',
+  smaller: 'lower',
+};
 const CATEGORY = /^prefer\s+(\S+?)\s*(?:==|=|\s+is\s+)\s*(.+)$/i;
 const WEIGHT = /(?:,\s*|\s+)weight\s+(\S+)\s*$/i;
 
 /**
  * Reads a rule typed by the person: `price <= 560`, `venue == garden` (bare words are text),
  * `day in mon, tue`, `prefer lower price` (the range, when not given, is the options' own),
- * `prefer higher warranty 0..24 weight 2`, `prefer venue == "garden"`. ElicitError when it
+ * `prefer higher warranty 0..24 weight 2`, `prefer more rooms` (more, larger: higher; fewer, less,
+ * smaller: lower), `prefer venue == "garden"`. ElicitError when it
  * reads as none of these; what it names is checked against the options afterwards.
  */
 export function parseRule(text: string, catalog: AttributeCatalog): ParsedRule {
@@ -84,7 +98,8 @@ export function parseRule(text: string, catalog: AttributeCatalog): ParsedRule {
         : info !== undefined && info.min !== null && info.max !== null
           ? { lo: info.min, hi: info.max }
           : {};
-    return { kind: 'soft', raw: withWeight({ attr, direction: way.toLowerCase(), ...range }) };
+    const towards = DIRECTIONS[way.toLowerCase()] as 'higher' | 'lower';
+    return { kind: 'soft', raw: withWeight({ attr, direction: towards, ...range }) };
   }
   const category = CATEGORY.exec(rule);
   if (category !== null) {
