@@ -221,13 +221,23 @@ export function cancelCase(record: CaseRecord, clock: Clock): CaseRecord {
   );
 }
 
+/** How a proposal is named when it is accepted or rejected: its transcript's SHA-256, in hex. */
+const TRANSCRIPT_HASH = /^[0-9a-f]{64}$/;
+
 function currentProposal(record: CaseRecord, proposalHash: unknown, act: string): Proposal {
   requireState(record, ['ratifying'], act);
   const proposal = record.shared.proposal;
   if (proposal === null || proposal.status !== 'agreed') {
     throw new CaseError('wrong_state', 'there is no proposal to answer');
   }
-  if (typeof proposalHash !== 'string' || proposalHash !== proposal.transcript_sha256) {
+  // A shortened or mistyped hash is told apart from a proposal that has since changed.
+  if (typeof proposalHash !== 'string' || !TRANSCRIPT_HASH.test(proposalHash)) {
+    throw new CaseError(
+      'bad_input',
+      'name the proposal by its whole transcript hash: 64 lowercase hex digits, as the proposal shows it',
+    );
+  }
+  if (proposalHash !== proposal.transcript_sha256) {
     throw new CaseError('stale', 'that is not the current proposal; read the proposal again');
   }
   return proposal;

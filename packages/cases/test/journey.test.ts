@@ -277,6 +277,14 @@ describe('modules 03, 06, 07, 08: the whole journey', () => {
     expect(record.shared.proposal?.decision).toEqual({ plan: 'A', rent: 950, weeks: 4 });
     // The stale hash of round 1 is refused.
     expect(await refusal(() => acceptProposal(record, ana, first, clock))).toBe('stale');
+    // A shortened or mistyped hash is bad input, not a proposal that moved on.
+    const current = record.shared.proposal?.transcript_sha256 ?? '';
+    expect(await refusal(() => acceptProposal(record, ana, current.slice(0, 8), clock))).toBe(
+      'bad_input',
+    );
+    expect(await refusal(() => acceptProposal(record, ana, current.toUpperCase(), clock))).toBe(
+      'bad_input',
+    );
   });
 
   it('a red-line-crossing decision can never be accepted, even from stale state', async () => {
