@@ -56,12 +56,14 @@ describe('parley cases (issue 24): the journey from a terminal', {
       '--rule',
       'prefer lower rent 800..1100',
     ]);
-    await ok(['cases', 'rules', link.Ben, '--rule', 'weeks >= 4']);
+    // A rule keeps its commas: a list of values is one rule, not several.
+    await ok(['cases', 'rules', link.Ben, '--rule', 'weeks >= 4', '--rule', 'plan in A, E']);
     for (const name of ['Ana', 'Ben']) {
       const unread = await runCliHere(['cases', 'confirm', link[name], ...data], env);
       expect(unread.code).toBe(2);
       const version = /--version (\S+)/.exec(unread.stderr)?.[1] as string;
       expect(unread.stdout).toMatch(/rent|weeks/);
+      if (name === 'Ben') expect(unread.stdout).toMatch(/plan in \["A", "E"\]/);
       await ok(['cases', 'confirm', link[name], '--version', version]);
     }
     const status = JSON.parse(await ok(['cases', 'status', link.Ben, '--json']));

@@ -27,7 +27,7 @@ import { CliError, EXIT, type ExitCode } from '../cli-error.js';
 import type { Cli } from '../command-kit.js';
 import { chooseElicitor } from '../consensus/elicitor-choice.js';
 import { MODEL_FLAG_HELP } from '../consensus/model-flags.js';
-import { collectList } from '../grants/caveat-options.js';
+import { collectEach, collectList } from '../grants/caveat-options.js';
 import { addBrowserFlags, type BrowserFlags, browserPolicyFrom } from '../serve/browser-flags.js';
 import { untilStopped } from '../serve/until-stopped.js';
 import { servePage } from '../start/page-server.js';
@@ -276,18 +276,18 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
       .option(
         '--rule <text>',
         'a rule such as "rent <= 1000" or "prefer lower rent 800..1100" (repeatable)',
-        collectList,
+        collectEach,
       )
       .option(
         '--fix <id=rule>',
         'change item ID of your draft to RULE, e.g. h1="rent <= 950"; a rule of the other kind reclassifies it (repeatable)',
-        collectList,
+        collectEach,
       )
       .option('--remove <id>', 'take item ID (h1, s2) out of your draft (repeatable)', collectList)
       .option(
         '--resolve <id=rule>',
         'answer open question ID with RULE, e.g. q1="weeks >= 4" (repeatable)',
-        collectList,
+        collectEach,
       )
       .option('--drop-question <id>', 'drop open question ID unanswered (repeatable)', collectList)
       .option('--ops <json>', 'changes as JSON, as the page sends them'),

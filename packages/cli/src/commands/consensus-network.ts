@@ -14,6 +14,7 @@ import { type RosterFlags, runRoster } from '../consensus/roster-command.js';
 import { type RunFlags, runDecision } from '../consensus/run-command.js';
 import { runSeal, type SealFlags } from '../consensus/seal-command.js';
 import { DEFAULT_TOKEN_ENV } from '../consensus/token-env.js';
+import { collectEach } from '../grants/caveat-options.js';
 
 /**
  * `parley consensus …`: consensus across processes. Each owner's delegate serves their private
@@ -26,7 +27,6 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .description(
       'state a position and decide across delegates: interview, confirm, delegate, roster, run, ratify, seal',
     );
-  const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
   // The interview's modules (and the model SDKs) load only when one of its commands runs.
   group
     .command('interview')
@@ -58,11 +58,11 @@ export function registerConsensusNetwork(program: Command, cli: Cli, env: NodeJS
     .option(
       '--answer <q=rule>',
       "answer a question with a rule, or skip it: q1='cost <= 60'",
-      collect,
+      collectEach,
     )
-    .option('--drop <id>', 'drop an item or a question', collect)
-    .option('--fix <id=rule>', "replace an item: h1='cost <= 650'", collect)
-    .option('--add <rule>', "add a red line or a preference: 'prefer lower cost'", collect)
+    .option('--drop <id>', 'drop an item or a question', collectEach)
+    .option('--fix <id=rule>', "replace an item: h1='cost <= 650'", collectEach)
+    .option('--add <rule>', "add a red line or a preference: 'prefer lower cost'", collectEach)
     .option('--out <file>', 'write the new draft here (default: over the draft file)')
     .action(
       cli.act((draft: string, flags: ReviseFlags) =>

@@ -29,6 +29,14 @@ export type CaveatFlags = {
 /** Grants expire unless told otherwise: v1 has no revocation (§11), so lifetimes stay short. */
 export const DEFAULT_GRANT_LIFETIME = '7d';
 
+/**
+ * Collects a repeatable flag whose value is text that may hold commas itself (a rule such as
+ * `day in mon, tue`): `--rule a --rule "b, c"` → [a, "b, c"].
+ */
+export function collectEach(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 /** Collects a repeatable, comma-separated flag: `--svc a --svc b,c` → [a, b, c]. */
 export function collectList(value: string, previous: string[] = []): string[] {
   return [
