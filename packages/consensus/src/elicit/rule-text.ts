@@ -47,8 +47,6 @@ export function ruleExamples(catalog: AttributeCatalog): string[] {
 
 const HARD = /^(\S+?)\s*(==|!=|<=|>=|<|>|=)\s*(.+)$/;
 const MEMBERSHIP = /^(\S+)\s+(not in|not_in|in)\s+(.+)$/i;
-const DIRECTION =
-  /^prefer\s+(higher|lower|more|fewer|less|larger|smaller)\s+(\S+)(?:\s+(?:from\s+)?(\S+?)\s*(?:\.\.|to)\s*(\S+))?$/i;
 /**
  * The words a person uses for the two directions a preference has (a sheet writes only `higher`
  * and `lower`): "prefer more rooms", "prefer fewer stops".
@@ -62,15 +60,19 @@ const DIRECTIONS: Readonly<Record<string, 'higher' | 'lower'>> = {
   less: 'lower',
   smaller: 'lower',
 };
+const DIRECTION = new RegExp(
+  `^prefer\\s+(${Object.keys(DIRECTIONS).join('|')})\\s+(\\S+)(?:\\s+(?:from\\s+)?(\\S+?)\\s*(?:\\.\\.|to)\\s*(\\S+))?$`,
+  'i',
+);
 const CATEGORY = /^prefer\s+(\S+?)\s*(?:==|=|\s+is\s+)\s*(.+)$/i;
 const WEIGHT = /(?:,\s*|\s+)weight\s+(\S+)\s*$/i;
 
 /**
  * Reads a rule typed by the person: `price <= 560`, `venue == garden` (bare words are text),
  * `day in mon, tue`, `prefer lower price` (the range, when not given, is the options' own),
- * `prefer higher warranty 0..24 weight 2`, `prefer more rooms` (more, larger: higher; fewer, less,
- * smaller: lower), `prefer venue == "garden"`. ElicitError when it
- * reads as none of these; what it names is checked against the options afterwards.
+ * `prefer higher warranty 0..24 weight 2`, `prefer more rooms` (DIRECTIONS), `prefer venue ==
+ * "garden"`. ElicitError when it reads as none of these; what it names is checked against the
+ * options afterwards.
  */
 export function parseRule(text: string, catalog: AttributeCatalog): ParsedRule {
   let rule = text.trim();
