@@ -109,6 +109,15 @@ describe('parley cases (issue 24): the journey from a terminal', {
     expect(other.stderr).toContain('this Idempotency-Key already opened a different case');
   });
 
+  it('a name keeps its commas: one --party is one person', async () => {
+    const options = join(folder.path, 'options4.json');
+    writeFileSync(options, JSON.stringify(OPTIONS));
+    const args = newCaseArgs('Names', options);
+    args[args.lastIndexOf('Ben')] = 'Ben, the landlord';
+    const made = JSON.parse(await ok(args));
+    expect(made.links.map((l: { name: string }) => l.name)).toEqual(['Ana', 'Ben, the landlord']);
+  });
+
   it('re-issues and revokes links; a party link cannot act as the initiator', async () => {
     const options = join(folder.path, 'options2.json');
     writeFileSync(options, JSON.stringify(OPTIONS));

@@ -102,7 +102,7 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
         'JSON: a list of options, or {"attributes": {name: [values]}}',
       )
       .requiredOption('--organizer <name>', 'your name, as the initiator')
-      .requiredOption('--party <name>', 'a party (repeat: 2 to 5)', collectList)
+      .requiredOption('--party <name>', 'a party (repeat: 2 to 5)', collectEach)
       .option('--base <url>', `where the pages are served (default ${DEFAULT_BASE})`)
       .option(
         '--idempotency-key <key>',
