@@ -26,7 +26,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstLineOf } from './child-start.js';
-import { canonicalOptionText, RequiredCoordinator, sha256Hex } from './consensus-required.js';
+import { RequiredCoordinator } from './consensus-required.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -110,13 +110,17 @@ const first = await decideAcross();
 if (first.result.transcript.entries.length !== OPTIONS)
   throw new Error('not every option was asked');
 
-/** POSTs `body` to a delegate; resolves with the status and the answer's text. */
-function post(url: string, body: string): Promise<{ status: number; text: string }> {
+/**
+ * A delegate's answer to GET `url` (no `body`) or to POST `body` with the token: its status and
+ * text.
+ */
+function exchange(url: string, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
-    });
+    const headers =
+      body === undefined
+        ? {}
+        : { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) };
+    const req = request(url, { method: body === undefined ? 'GET' : 'POST', headers });
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => {
@@ -136,13 +140,13 @@ function post(url: string, body: string): Promise<{ status: number; text: string
  */
 async function verdictBytes(): Promise<string> {
   const owner = spec.parties[0]?.owner as string;
-  const hashes = spec.options.map((o) => sha256Hex(canonicalOptionText(o)));
+  const hashes = spec.options.map((o) => c.hashOption(o));
   const nonce = randomBytes(32).toString('hex');
   const roster = { [owner]: c.publicKeyHex(keys[0] as never) };
   const session = JSON.stringify({ nonce, roster, option_hashes: hashes });
-  const opened = await post(`${urls[0]}/session`, session);
+  const opened = await exchange(`${urls[0]}/session`, session);
   if (opened.status !== 200) throw new Error(`the session was not opened: ${opened.text}`);
-  const asked = await post(
+  const asked = await exchange(
     `${urls[0]}/consider`,
     JSON.stringify({ option: spec.options[0] ?? {}, session: nonce }),
   );
@@ -167,27 +171,13 @@ const signedRaw = await Promise.all(
   }),
 );
 
-/** A real delegate's answer to `GET /card`. */
-function cardOf(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    request(`${url}/card`, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve(text));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 /** The required delegates (raw-http-required.ts), each with its party's sheet, key and card. */
 const requiredDelegates = await Promise.all(
   spec.parties.map(async (party, i) => {
     const port = await start([REQUIRED], {
       PARLEY_BENCH_PARTY: c.pyDumps(c.partyToDict(party)),
       PARLEY_BENCH_SEED: Buffer.alloc(32, i + 1).toString('hex'),
-      PARLEY_BENCH_CARD: await cardOf(urls[i] as string),
+      PARLEY_BENCH_CARD: (await exchange(`${urls[i]}/card`)).text,
       PARLEY_BENCH_TOKEN: TOKEN,
     });
     const pubkeyHex = c.publicKeyHex(keys[i] as never);

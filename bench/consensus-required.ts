@@ -37,7 +37,7 @@ export function rosterText(roster: Record<string, string>): string {
   return canonicalOptionText(roster);
 }
 
-export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export interface RequiredDelegate {
   readonly port: string;
