@@ -131,12 +131,10 @@ export class SqliteStore implements Store {
     this.#reader.pragma('busy_timeout = 5000');
     this.#w = prepareWriter(this.#writer);
     this.#spend = new SqliteSpend(this.#writer, this.#reader);
-    this.#group = new GroupCommit(this.#writer, {
-      committed: () => this.#trail?.committed(),
-      rolledBack: () => this.#trail?.rolledBack(),
-    });
-    this.#r = prepareReader(this.#reader);
     this.#trail = (options.audit ?? true) ? new SqliteTrail(this.#writer) : undefined;
+    // The trail keeps its last row by how each transaction ends (sqlite-trail.ts).
+    this.#group = new GroupCommit(this.#writer, this.#trail);
+    this.#r = prepareReader(this.#reader);
     this.#trailReader = new SqliteTrail(this.#reader);
     const r = this.#r;
     const w = this.#w;
