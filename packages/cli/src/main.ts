@@ -6,6 +6,7 @@ import { type CliContext, processContext, selfCommand } from './cli-context.js';
 import { CliError, EXIT, type ExitCode } from './cli-error.js';
 import type { Cli } from './command-kit.js';
 import { familiesFor } from './command-table.js';
+import { dashedIdHint } from './dashed-id.js';
 import { printLens } from './verbs/print-reply.js';
 
 const VERSION = '0.1.0';
@@ -56,14 +57,21 @@ export async function runCli(
     await program.parseAsync([...argv]);
     return exitCode;
   } catch (error) {
-    return report(ctx, error, env);
+    return report(ctx, error, env, argv.slice(2));
   }
 }
 
 /** One clear sentence on stderr and the exit code; a stack only for bugs, with PARLEY_DEBUG. */
-function report(ctx: CliContext, error: unknown, env: NodeJS.ProcessEnv): ExitCode {
+function report(
+  ctx: CliContext,
+  error: unknown,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+): ExitCode {
   if (error instanceof CommanderError) {
     // Commander has printed its own message (or the help).
+    const hint = error.code === 'commander.unknownOption' ? dashedIdHint(args) : undefined;
+    if (hint !== undefined) ctx.err(`parley: ${hint}\n`);
     return error.exitCode === 0 ? EXIT.ok : EXIT.local;
   }
   if (error instanceof CliError) {

@@ -60,7 +60,8 @@ describe('docs/extensions.md §E2: parley revoke', { timeout: CHILD_TEST_TIMEOUT
   it('revokes a grant at the service: a proposal made before cannot be committed, and the wallet drops it', async () => {
     const id = await newGrant();
     const before = await proposal();
-    const revoked = await runCli(['revoke', id, '--svc', url], env);
+    // The id goes after --: one grant id in 64 begins with "-" (§6.2), which reads as an option.
+    const revoked = await runCli(['revoke', '--svc', url, '--', id], env);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(
       /^revoked at shop\.example \(parley:\/\/127\.0\.0\.1:\d+\) since \d+/,
@@ -74,7 +75,7 @@ describe('docs/extensions.md §E2: parley revoke', { timeout: CHILD_TEST_TIMEOUT
 
   it('a v1 service (no revocation offered) is reported as not told, and the command fails', async () => {
     const id = await newGrant();
-    const refused = await runCli(['revoke', id, '--svc', v1.addresses[0] as string], env);
+    const refused = await runCli(['revoke', '--svc', v1.addresses[0] as string, '--', id], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('does not offer revocation');
   });
@@ -100,6 +101,16 @@ describe('docs/extensions.md §E2: parley revoke', { timeout: CHILD_TEST_TIMEOUT
     expect(commit.stdout).toMatch(/^✗ unauthorized: revoked: /);
     expect(commit.stderr).toContain('dropped 1 revoked grant(s) from the wallet');
     expect(walletGrants()).not.toContain(token);
+  });
+
+  it('a grant id that begins with "-" is read as an option; the error says to put it after --', async () => {
+    const dashed = `-${'A'.repeat(42)}`;
+    const refused = await runCli(['revoke', dashed, '--svc', url], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`put it last, after --: parley revoke … -- ${dashed}`);
+    const passed = await runCli(['revoke', '--svc', url, '--', dashed], env);
+    expect(passed.code).toBe(2);
+    expect(passed.stderr).toContain(`"${dashed}" is neither a pg1. token nor the id of a grant`);
   });
 
   it('refuses to guess: a GRANT or --key, and at least one --svc', async () => {
