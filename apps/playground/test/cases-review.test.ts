@@ -5,8 +5,8 @@
  * person can correct and reclassify every extracted item and answers the questions back; each
  * is the engine's own change (`set`, `reclassify`, `resolve`) sent through `edit`. A rule the
  * options cannot hold is refused in one sentence under the item, and what was typed stays.
- * The confirmed sheet shows the fixed limit and the answer. Screenshots at 1280 and 390 px go
- * to test/output/cases-review-*.png.
+ * A limit that leaves no option is kept, under a warning. The confirmed sheet shows the fixed
+ * limit and the answer. Screenshots at 1280 and 390 px go to test/output/cases-review-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,22 @@ describe('a party fixes a limit and answers a question on the cases review scree
       'I confirm: plan in ["A","B"]',
       'I confirm: weeks >= 4',
     ]);
+    await expect(page.locator('.options-left').textContent()).resolves.toBe(
+      'Your limits leave 1 of the 2 options.',
+    );
+
+    // A limit that leaves no option is kept (it is the person's), with a warning before anyone
+    // confirms: as it stands, the decision can only end in deadlock. Removed again below.
+    await page.fill('#rule-text', 'rent <= 100');
+    await page.click('button:has-text("Add")');
+    await page.waitForSelector('.options-left[role="alert"]');
+    await expect(page.locator('.options-left').textContent()).resolves.toBe(
+      'Your limits leave none of the 2 options: as they stand, the decision can only end in deadlock. Loosen or drop one.',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.locator('.draft').screenshot({ path: `${OUTPUT}cases-review-none-left-390.png` });
+    await page.click('button[aria-label="Remove rent <= 100"]');
+    await page.waitForSelector('.options-left[role="alert"]', { state: 'detached' });
     expect(await axeViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
 

@@ -98,6 +98,10 @@ describe('the interview panel in Chromium, served by parley start', { timeout: 6
       'h1 must hold: reviewed == true',
       'h2 must hold: cost <= 60',
     ]);
+    // Under the red lines: how many of the committee's four options they leave.
+    await expect(page.locator('.options-left').textContent()).resolves.toBe(
+      'Your red lines leave 2 of the 4 options.',
+    );
     await expect(
       page.locator('.rules.hard [data-id="h2"] .source').textContent(),
     ).resolves.toContain('A cost over 60 is unacceptable.');

@@ -32,6 +32,7 @@ describe('parley cases rules: fix, reclassify and remove a draft item by its id,
     ]);
     expect(drafted).toContain('h1 must hold: rent <= 1000');
     expect(drafted).toContain('s1 prefer lower rent');
+    expect(drafted).toContain('Your red lines leave 1 of the 2 options.');
 
     // Fix keeps the kind; a rule of the other kind reclassifies (a new id of that kind).
     const fixed = await ok(['cases', 'rules', ana, '--fix', 'h1=rent <= 990']);
@@ -52,6 +53,16 @@ describe('parley cases rules: fix, reclassify and remove a draft item by its id,
     const nothing = await cli(['cases', 'rules', ana]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('give --rule, --fix, --remove');
+    // Red lines that leave no option are kept (they are the person's), with a warning: as they
+    // stand the decision can only end in deadlock (module 03; our addition to the reference).
+    const none = await ok(['cases', 'rules', ana, '--rule', 'rent <= 100']);
+    expect(none).toContain('h3 must hold: rent <= 100');
+    expect(none).toContain(
+      'Your red lines leave none of the 2 options: as they stand, the decision can only end in deadlock.',
+    );
+    const unconfirmed = await cli(['cases', 'confirm', ana]);
+    expect(unconfirmed.stdout).toContain('Your red lines leave none of the 2 options');
+    await ok(['cases', 'rules', ana, '--remove', 'h3']);
     expect(JSON.parse(await ok(['cases', 'status', ana, '--json'])).you.draft.hard).toEqual([
       expect.objectContaining({ id: 'h2', constraint: { attr: 'weeks', op: '>=', value: 4 } }),
     ]);

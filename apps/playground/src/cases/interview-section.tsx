@@ -1,11 +1,13 @@
 import {
   attributeCatalog,
+  type Constraint,
   type PyObject,
   parseRule,
   ruleExamples,
   safeText,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
+import { OptionsLeft } from '../ui/options-left.js';
 import { type CaseView, callCase, type DraftShown } from './cases-client.js';
 import { type Edit, ItemEditor, limitWords, preferenceWords, QuestionItem } from './draft-items.js';
 
@@ -110,7 +112,14 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
         </div>
       </form>
       {you.draft !== null && (
-        <DraftReview draft={you.draft} busy={busy} run={run} edit={edit} catalog={catalog} />
+        <DraftReview
+          draft={you.draft}
+          options={view.options as PyObject[]}
+          busy={busy}
+          run={run}
+          edit={edit}
+          catalog={catalog}
+        />
       )}
       <p aria-live="polite" class="note">
         {note}
@@ -121,6 +130,7 @@ export function InterviewSection(props: { view: CaseView; token: string; onChang
 
 function DraftReview(props: {
   draft: DraftShown;
+  options: readonly PyObject[];
   busy: boolean;
   run(route: string, body: unknown, done?: string | null): Promise<boolean>;
   edit: Edit;
@@ -164,6 +174,11 @@ function DraftReview(props: {
           </li>
         ))}
       </ul>
+      <OptionsLeft
+        hard={draft.hard.map((h) => h.constraint as Constraint)}
+        options={props.options}
+        noun="limits"
+      />
       <h4>Preferences: used to choose among options that work for everyone</h4>
       {draft.utility.length === 0 && <p class="muted">No preferences yet.</p>}
       <ul class="rules soft">

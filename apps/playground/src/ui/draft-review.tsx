@@ -17,6 +17,7 @@ import {
   termRule,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
+import { OptionsLeft } from './options-left.js';
 
 type Props = {
   draft: SheetDraft;
@@ -222,6 +223,7 @@ export function DraftReview(props: Props) {
           />
         ))}
       </ul>
+      <OptionsLeft hard={draft.hard.map((h) => h.constraint)} options={props.options} />
       <h4>Preferences: how options are scored</h4>
       {draft.utility.length === 0 && <p class="muted">None.</p>}
       <ul class="rules soft">

@@ -1,4 +1,10 @@
-import { type PyObject, type PyValue, pyDumps } from '@parley/consensus';
+import {
+  type Constraint,
+  optionsLeftNote,
+  type PyObject,
+  type PyValue,
+  pyDumps,
+} from '@parley/consensus';
 
 /** A holder's view of a case (`CaseService.view`), as the CLI reads it. */
 export interface CaseViewShape {
@@ -18,7 +24,11 @@ export interface CaseViewShape {
     sheet: string;
     answer: string;
     answers: Record<string, string>;
-    draft: { version: string; rendered: string; hard: { id: string }[] } | null;
+    draft: {
+      version: string;
+      rendered: string;
+      hard: { id: string; constraint: Constraint }[];
+    } | null;
     evidence: { id: string; filename: string; size: number; shared: boolean }[];
   };
   links?: { party: string; name: string; live: boolean; expires_at: number | null }[];
@@ -64,6 +74,8 @@ export function caseText(view: CaseViewShape): string {
     if (view.you.draft !== null) {
       lines.push('Your draft (only you see it):', view.you.draft.rendered.replace(/^/gm, '  '));
       lines.push(`  version ${view.you.draft.version}`);
+      const note = draftOptionsNote(view);
+      if (note !== null) lines.push(`  ${note}`);
     }
     if (view.you.evidence.length > 0) {
       lines.push('Your files:');
@@ -87,6 +99,17 @@ export function caseText(view: CaseViewShape): string {
   if (view.receipt !== null)
     lines.push('', 'The receipt is ready: parley cases receipt LINK --out receipt.json');
   return `${lines.join('\n')}\n`;
+}
+
+/** How many of the case's options the holder's draft red lines leave (module 03), or null. */
+export function draftOptionsNote(view: CaseViewShape): string | null {
+  const draft = view.you?.draft ?? null;
+  return draft === null
+    ? null
+    : optionsLeftNote(
+        draft.hard.map((h) => h.constraint),
+        view.options,
+      );
 }
 
 /** The outbox as the organizer hands it over: to whom, what, and the link. */

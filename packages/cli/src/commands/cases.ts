@@ -20,7 +20,7 @@ import {
 import type { ModelFlags } from '@parley/models';
 import type { Command } from 'commander';
 import { type CaseStoreFlags, openCaseStore } from '../cases/case-store-flags.js';
-import { type CaseViewShape, caseText, outboxText } from '../cases/case-text.js';
+import { type CaseViewShape, caseText, draftOptionsNote, outboxText } from '../cases/case-text.js';
 import { registerEvidence } from '../cases/evidence-commands.js';
 import { type RuleFlags, ruleChanges } from '../cases/rule-changes.js';
 import { CliError, EXIT, type ExitCode } from '../cli-error.js';
@@ -323,7 +323,8 @@ export function registerCases(program: Command, cli: Cli, env: NodeJS.ProcessEnv
           EXIT.error,
         );
       if (f.version === undefined) {
-        ctx.out(`${draft.rendered}\n`);
+        const note = draftOptionsNote(view);
+        ctx.out(`${draft.rendered}\n${note === null ? '' : `${note}\n`}`);
         throw new CliError(
           `read your draft above, then confirm it: parley cases confirm LINK --version ${draft.version}`,
         );

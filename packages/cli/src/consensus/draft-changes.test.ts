@@ -39,8 +39,9 @@ async function draftWithClaims() {
 describe('what a person says about their draft (03-private-elicitation, Acceptance)', () => {
   it('every extracted claim can be dropped by its number, as shown', async () => {
     const draft = await draftWithClaims();
-    const shown = draftLines(draft).join('\n');
+    const shown = draftLines(draft, OPTIONS).join('\n');
     expect(shown).toContain('  c1 We want this settled by June.\n  c2 Our real ceiling is 80.');
+    expect(shown).toContain('  Your red lines leave 1 of the 2 options.');
     const words = readChangeWords('drop c2');
     expect(words).toEqual({ verb: 'drop', id: 'c2' });
     const change = changeFor(words as NonNullable<typeof words>, draft, catalog);

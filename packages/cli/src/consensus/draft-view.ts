@@ -1,7 +1,9 @@
 import {
   clarificationLine,
   hardLine,
+  optionsLeftNote,
   type PromptId,
+  type PyObject,
   questionOf,
   type SheetDraft,
   safeText,
@@ -13,10 +15,11 @@ const QUOTED_CHARS = 90;
 
 /**
  * A draft as a person reads it at a terminal: numbered rules ("h1 must hold: cost <= 700"),
- * each with the answer it came from, the open questions, and what was proposed but not used.
+ * each with the answer it came from, how many of the `options` the red lines leave (a warning
+ * when none), the open questions, and what was proposed but not used.
  * Everything a model wrote is escaped (`safeText`): no control character reaches the terminal.
  */
-export function draftLines(draft: SheetDraft): string[] {
+export function draftLines(draft: SheetDraft, options: readonly PyObject[]): string[] {
   const from = (source: PromptId | null): string[] => {
     if (source === null) return [];
     const answer = draft.answers[source] ?? '';
@@ -27,6 +30,11 @@ export function draftLines(draft: SheetDraft): string[] {
   lines.push('', 'Red lines (never crossed; you confirm each by its id):');
   if (draft.hard.length === 0) lines.push('  (none)');
   for (const h of draft.hard) lines.push(`  ${hardLine(h)}`, ...from(h.source));
+  const left = optionsLeftNote(
+    draft.hard.map((h) => h.constraint),
+    options,
+  );
+  if (left !== null) lines.push(`  ${left}`);
   lines.push('', 'Preferences (how options are scored):');
   if (draft.utility.length === 0) lines.push('  (none)');
   for (const s of draft.utility) lines.push(`  ${softLine(s)}`, ...from(s.source));

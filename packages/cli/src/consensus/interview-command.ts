@@ -82,7 +82,7 @@ export async function runInterview(
     if (flags.json === true) {
       ctx.out(`${pyDumps(draftToDict(draft, { withToken: false }), { indent: 2 })}\n`);
     } else {
-      ctx.out(`${draftLines(draft).join('\n')}\n`);
+      ctx.out(`${draftLines(draft, options).join('\n')}\n`);
     }
     ctx.err(confirmHint(self, flags, draft));
     return EXIT.ok;

@@ -65,7 +65,7 @@ export async function reviewAtTerminal(
       options,
     );
   };
-  const show = (): void => ctx.out(`\n${draftLines(draft).join('\n')}\n`);
+  const show = (): void => ctx.out(`\n${draftLines(draft, options.options).join('\n')}\n`);
   // Examples in the case's own attributes: never one the options do not have.
   const examples = ruleExamples(options.catalog).join(', ');
   if (draft.clarifications.length > 0) show();

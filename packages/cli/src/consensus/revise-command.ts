@@ -56,7 +56,7 @@ export async function runRevise(
   for (const rule of flags.add ?? []) await apply({ verb: 'add', rule });
   const out = flags.out ?? path;
   writeDraftFile(out, current);
-  ctx.out(`${draftLines(current).join('\n')}\n`);
+  ctx.out(`${draftLines(current, options).join('\n')}\n`);
   ctx.err(`wrote the revised draft to ${out} (mode 0600): version ${current.version}\n`);
   ctx.err(
     nextStepHint(self, {

@@ -1,0 +1,40 @@
+import type { PyObject } from '../py-json/value.js';
+import { constraintHolds } from '../spec/compile.js';
+import type { Constraint } from '../spec/types.js';
+
+/**
+ * How many of the case's options cross none of `hard`: the options a person's red lines leave
+ * for the decision. A rule that cannot be evaluated on an option blocks it, as the engine's own
+ * check fails closed (module 03: a red line is never loosened by a guess).
+ */
+export function optionsLeft(hard: readonly Constraint[], options: readonly PyObject[]): number {
+  return options.filter((option) => hard.every((c) => holdsOrBlocks(c, option))).length;
+}
+
+function holdsOrBlocks(c: Constraint, option: PyObject): boolean {
+  try {
+    return constraintHolds(c, option);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The sentence shown under a draft's red lines, or null when it has none. Our addition (the
+ * reference checks each item alone): a set of red lines that leaves no option can only end in
+ * deadlock, which otherwise shows only after everyone has confirmed. It is a warning, not a
+ * refusal: the lines are the person's to keep.
+ */
+export function optionsLeftNote(
+  hard: readonly Constraint[],
+  options: readonly PyObject[],
+  /** What the screen calls them: the cases page says "limits". */
+  noun = 'red lines',
+): string | null {
+  if (hard.length === 0 || options.length === 0) return null;
+  const left = optionsLeft(hard, options);
+  const of = `of the ${options.length} options`;
+  return left === 0
+    ? `Your ${noun} leave none ${of}: as they stand, the decision can only end in deadlock. Loosen or drop one.`
+    : `Your ${noun} leave ${left} ${of}.`;
+}
