@@ -214,6 +214,11 @@ describe('the cases pages in Chromium, served by parley start', { timeout: 180_0
     expect(await (ana as Person).page.textContent('.state-words')).toMatch(
       /no option met everyone's limits/,
     );
+    // Her own limit left one lease (E, at 920): loosening hers alone may not help. From her
+    // sheet and the public options only, so it says nothing of the others' (module 06).
+    expect(await (ana as Person).page.textContent('.options-left')).toBe(
+      'Your confirmed limits leave 1 of the 3 options.',
+    );
     expect(await axeViolations((ana as Person).page)).toEqual([]);
     await shoot((ana as Person).page, OUTPUT, 'cases-08-deadlock-360');
     // Ben changes his own rules privately: round 2.

@@ -91,7 +91,11 @@ async function confirm(caseId: string, ana: string, draft: Draft) {
   const party = record?.shared.parties.find((p) => p.name === 'Ana')?.id as string;
   const sheet = record?.privates[party]?.sheet;
   if (sheet === null || sheet === undefined) throw new Error('no confirmed sheet');
-  return { sheet, rendered: you.sheet_confirmed.rendered as string };
+  return {
+    sheet,
+    rendered: you.sheet_confirmed.rendered as string,
+    left: you.sheet_confirmed.options_left as number | null,
+  };
 }
 
 describe('module 03: a party corrects, reclassifies and answers over HTTP', () => {
@@ -113,9 +117,11 @@ describe('module 03: a party corrects, reclassifies and answers over HTTP', () =
     expect(next.hard).toEqual([
       expect.objectContaining({ id: 'h1', constraint: { attr: 'rent', op: '<=', value: 950 } }),
     ]);
-    const { sheet, rendered } = await confirm(caseId, ana, next);
+    const { sheet, rendered, left } = await confirm(caseId, ana, next);
     expect(sheet.hard).toEqual([{ attr: 'rent', op: '<=', value: 950 }]);
     expect(rendered).toContain('rent <= 950');
+    // Her own limit leaves A, C, D and E of the five leases (B's rent is 1100).
+    expect(left).toBe(4);
   });
 
   it('reclassify: a limit becomes a preference, in the draft and in the sheet', async () => {
@@ -129,8 +135,9 @@ describe('module 03: a party corrects, reclassifies and answers over HTTP', () =
     const next = await edit(ana, first, [{ op: 'reclassify', item_id: 'h1', term }]);
     expect(next.hard).toEqual([]);
     expect(next.utility.map((s) => s.term)).toContainEqual(stored);
-    const { sheet } = await confirm(caseId, ana, next);
+    const { sheet, left } = await confirm(caseId, ana, next);
     expect(sheet.hard).toEqual([]);
+    expect(left).toBeNull();
     expect(sheet.utility).toContainEqual(stored);
   });
 

@@ -63,8 +63,14 @@ describe('parley cases rules: fix, reclassify and remove a draft item by its id,
     const unconfirmed = await cli(['cases', 'confirm', ana]);
     expect(unconfirmed.stdout).toContain('Your red lines leave none of the 2 options');
     await ok(['cases', 'rules', ana, '--remove', 'h3']);
-    expect(JSON.parse(await ok(['cases', 'status', ana, '--json'])).you.draft.hard).toEqual([
+    const { draft } = JSON.parse(await ok(['cases', 'status', ana, '--json'])).you;
+    expect(draft.hard).toEqual([
       expect.objectContaining({ id: 'h2', constraint: { attr: 'weeks', op: '>=', value: 4 } }),
     ]);
+    // Confirmed and waiting for the others: what her own confirmed lines leave.
+    await ok(['cases', 'confirm', ana, '--version', draft.version]);
+    expect(await ok(['cases', 'status', ana])).toContain(
+      'Your confirmed red lines leave 2 of the 2 options.',
+    );
   });
 });

@@ -73,7 +73,8 @@ export interface CaseView {
     prompts: { id: string; question: string }[];
     answers: Record<string, string>;
     draft: DraftShown | null;
-    sheet_confirmed: { version: string; rendered: string } | null;
+    /** `options_left`: what the person's own confirmed limits leave of the options (null: none). */
+    sheet_confirmed: { version: string; rendered: string; options_left: number | null } | null;
     notes: string[];
     evidence: EvidenceShown[];
   };

@@ -7,7 +7,7 @@ import {
   safeText,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
-import { OptionsLeft } from '../ui/options-left.js';
+import { draftLeft, OptionsLeft } from '../ui/options-left.js';
 import { type CaseView, callCase, type DraftShown } from './cases-client.js';
 import { type Edit, ItemEditor, limitWords, preferenceWords, QuestionItem } from './draft-items.js';
 
@@ -175,8 +175,11 @@ function DraftReview(props: {
         ))}
       </ul>
       <OptionsLeft
-        hard={draft.hard.map((h) => h.constraint as Constraint)}
-        options={props.options}
+        left={draftLeft(
+          draft.hard.map((h) => h.constraint as Constraint),
+          props.options,
+        )}
+        total={props.options.length}
         noun="limits"
       />
       <h4>Preferences: used to choose among options that work for everyone</h4>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { OptionsLeft } from '../ui/options-left.js';
 import { type CaseView, callCase, optionWords } from './cases-client.js';
 import { EvidenceSection } from './evidence-section.js';
 import { InterviewSection } from './interview-section.js';
@@ -26,6 +27,14 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
   const finished = ['agreed', 'rejected', 'deadlocked', 'cancelled'].includes(view.state);
   const canRevise = view.round < 3 && (view.state === 'ratifying' || view.state === 'revising');
   const hash = view.proposal?.transcript_sha256;
+  // What the person's own confirmed limits leave: after a deadlock, whether loosening could help.
+  const ownLeft = (
+    <OptionsLeft
+      left={you.sheet_confirmed?.options_left ?? null}
+      total={view.options.length}
+      noun="confirmed limits"
+    />
+  );
   return (
     <>
       <section class="card" aria-labelledby="where-title">
@@ -48,6 +57,7 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
             Your confirmed sheet, exactly as you read it when you confirmed:
           </p>
           <pre class="own-rules">{you.sheet_confirmed?.rendered}</pre>
+          {ownLeft}
           <button
             type="button"
             class="link"
@@ -121,6 +131,7 @@ export function PartyScreen(props: { view: CaseView; token: string; onChange: Ch
               ? 'If you want, you can change your own rules privately; a new round starts. You do not have to.'
               : 'No rounds are left.'}
           </p>
+          {canRevise && ownLeft}
           {canRevise && (
             <button type="button" onClick={() => act('revise', {}, 'Your rules are open again.')}>
               Change my rules privately

@@ -17,7 +17,7 @@ import {
   termRule,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
-import { OptionsLeft } from './options-left.js';
+import { draftLeft, OptionsLeft } from './options-left.js';
 
 type Props = {
   draft: SheetDraft;
@@ -223,7 +223,13 @@ export function DraftReview(props: Props) {
           />
         ))}
       </ul>
-      <OptionsLeft hard={draft.hard.map((h) => h.constraint)} options={props.options} />
+      <OptionsLeft
+        left={draftLeft(
+          draft.hard.map((h) => h.constraint),
+          props.options,
+        )}
+        total={props.options.length}
+      />
       <h4>Preferences: how options are scored</h4>
       {draft.utility.length === 0 && <p class="muted">None.</p>}
       <ul class="rules soft">

@@ -1,22 +1,36 @@
-import { type Constraint, optionsLeft, optionsLeftNote, type PyObject } from '@parley/consensus';
+import {
+  type Constraint,
+  optionsLeft,
+  optionsLeftSentence,
+  type PyObject,
+} from '@parley/consensus';
 
 /**
- * Under a draft's red lines: how many of the options they leave, as a warning when none is left
- * (a deadlock before anyone has confirmed). Nothing while there are no red lines.
+ * How many of the options a person's red lines leave, as a warning when none is left (a
+ * deadlock before anyone has confirmed). Nothing when `left` is null: no red lines.
  */
 export function OptionsLeft(props: {
-  hard: readonly Constraint[];
-  options: readonly PyObject[];
+  left: number | null;
+  total: number;
   /** What the screen calls them ("red lines" unless said). */
   noun?: string;
 }) {
-  const note = optionsLeftNote(props.hard, props.options, props.noun);
-  if (note === null) return null;
-  return optionsLeft(props.hard, props.options) === 0 ? (
+  const { left, total } = props;
+  if (left === null || total === 0) return null;
+  const sentence = optionsLeftSentence(left, total, props.noun);
+  return left === 0 ? (
     <p class="problem options-left" role="alert">
-      {note}
+      {sentence}
     </p>
   ) : (
-    <p class="muted options-left">{note}</p>
+    <p class="muted options-left">{sentence}</p>
   );
+}
+
+/** What a draft's red lines leave of `options`, for `OptionsLeft`: null while it has none. */
+export function draftLeft(
+  hard: readonly Constraint[],
+  options: readonly PyObject[],
+): number | null {
+  return hard.length === 0 ? null : optionsLeft(hard, options);
 }

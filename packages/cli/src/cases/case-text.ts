@@ -1,6 +1,7 @@
 import {
   type Constraint,
   optionsLeftNote,
+  optionsLeftSentence,
   type PyObject,
   type PyValue,
   pyDumps,
@@ -30,6 +31,7 @@ export interface CaseViewShape {
       hard: { id: string; constraint: Constraint }[];
     } | null;
     evidence: { id: string; filename: string; size: number; shared: boolean }[];
+    sheet_confirmed: { options_left: number | null } | null;
   };
   links?: { party: string; name: string; live: boolean; expires_at: number | null }[];
   outbox?: {
@@ -76,6 +78,9 @@ export function caseText(view: CaseViewShape): string {
       lines.push(`  version ${view.you.draft.version}`);
       const note = draftOptionsNote(view);
       if (note !== null) lines.push(`  ${note}`);
+    } else {
+      const note = confirmedOptionsNote(view);
+      if (note !== null) lines.push(note);
     }
     if (view.you.evidence.length > 0) {
       lines.push('Your files:');
@@ -110,6 +115,18 @@ export function draftOptionsNote(view: CaseViewShape): string | null {
         draft.hard.map((h) => h.constraint),
         view.options,
       );
+}
+
+/**
+ * What the holder's confirmed red lines leave of the options, while they may still change them
+ * (waiting for the others, or after a round that ended with a round left), or null.
+ */
+function confirmedOptionsNote(view: CaseViewShape): string | null {
+  const left = view.you?.sheet_confirmed?.options_left ?? null;
+  const open = view.state === 'eliciting' || (view.state === 'revising' && view.round < 3);
+  return left === null || !open
+    ? null
+    : optionsLeftSentence(left, view.options.length, 'confirmed red lines');
 }
 
 /** The outbox as the organizer hands it over: to whom, what, and the link. */

@@ -20,21 +20,31 @@ function holdsOrBlocks(c: Constraint, option: PyObject): boolean {
 }
 
 /**
- * The sentence shown under a draft's red lines, or null when it has none. Our addition (the
- * reference checks each item alone): a set of red lines that leaves no option can only end in
- * deadlock, which otherwise shows only after everyone has confirmed. It is a warning, not a
- * refusal: the lines are the person's to keep.
+ * The sentence shown under a person's red lines: how many of the `total` options they leave, and
+ * a warning when none is left. Our addition (the reference checks each item alone): red lines
+ * that leave no option can only end in deadlock, which otherwise shows only after everyone has
+ * confirmed. It is a warning, not a refusal: the lines are the person's to keep. It is derived
+ * from the person's own lines and the public options alone, so it tells nobody anything of the
+ * others' (module 06: feedback on the others stays status-only).
  */
-export function optionsLeftNote(
-  hard: readonly Constraint[],
-  options: readonly PyObject[],
+export function optionsLeftSentence(
+  left: number,
+  total: number,
   /** What the screen calls them: the cases page says "limits". */
   noun = 'red lines',
-): string | null {
-  if (hard.length === 0 || options.length === 0) return null;
-  const left = optionsLeft(hard, options);
-  const of = `of the ${options.length} options`;
+): string {
+  const of = `of the ${total} options`;
   return left === 0
     ? `Your ${noun} leave none ${of}: as they stand, the decision can only end in deadlock. Loosen or drop one.`
     : `Your ${noun} leave ${left} ${of}.`;
+}
+
+/** `optionsLeftSentence` for a draft's red lines, or null when it has none (or no options). */
+export function optionsLeftNote(
+  hard: readonly Constraint[],
+  options: readonly PyObject[],
+  noun?: string,
+): string | null {
+  if (hard.length === 0 || options.length === 0) return null;
+  return optionsLeftSentence(optionsLeft(hard, options), options.length, noun);
 }
