@@ -116,6 +116,10 @@ describe('parley cases (issue 24): the journey from a terminal', {
     args[args.lastIndexOf('Ben')] = 'Ben, the landlord';
     const made = JSON.parse(await ok(args));
     expect(made.links.map((l: { name: string }) => l.name)).toEqual(['Ana', 'Ben, the landlord']);
+    // The names' column widens for a long name: it keeps a space before what follows it.
+    const status = await ok(['cases', 'status', made.links[0].link]);
+    expect(status).toContain('\n  Ana                sheet not started\n');
+    expect(status).toContain('\n  Ben, the landlord  sheet not started\n');
   });
 
   it('re-issues and revokes links; a party link cannot act as the initiator', async () => {

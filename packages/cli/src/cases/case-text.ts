@@ -52,6 +52,8 @@ const SHEET_WORDS: Readonly<Record<string, string>> = {
 
 /** What `parley cases status` prints: plain words, no private part but the holder's own. */
 export function caseText(view: CaseViewShape): string {
+  // The names' column: wide enough that a long name ("Ben, the landlord") keeps a space after it.
+  const width = Math.max(16, ...view.parties.map((p) => p.name.length + 1));
   const lines = [
     `${view.title}  (${view.id})`,
     `  ${view.decision}`,
@@ -59,7 +61,7 @@ export function caseText(view: CaseViewShape): string {
     '',
     ...view.parties.map(
       (p) =>
-        `  ${p.name.padEnd(16)} sheet ${SHEET_WORDS[p.sheet] ?? p.sheet}${p.answer === 'none' ? '' : `, ${p.answer}`}`,
+        `  ${p.name.padEnd(width)} sheet ${SHEET_WORDS[p.sheet] ?? p.sheet}${p.answer === 'none' ? '' : `, ${p.answer}`}`,
     ),
   ];
   if (view.proposal !== null) {
@@ -99,7 +101,7 @@ export function caseText(view: CaseViewShape): string {
   if (view.links !== undefined) {
     lines.push('', 'Links:');
     for (const l of view.links)
-      lines.push(`  ${l.name.padEnd(16)} ${l.live ? 'live' : 'not live (revoked or expired)'}`);
+      lines.push(`  ${l.name.padEnd(width)} ${l.live ? 'live' : 'not live (revoked or expired)'}`);
   }
   if (view.receipt !== null)
     lines.push('', 'The receipt is ready: parley cases receipt LINK --out receipt.json');
