@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../test/fixtures/stub-elicitor.js';
 import type { Constraint } from '../spec/types.js';
 import { attributeCatalog } from './attributes.js';
-import { optionsLeft, optionsLeftNote } from './options-left.js';
+import { optionsLeft, optionsLeftNote, optionsLeftSentence } from './options-left.js';
 import { parseRule } from './rule-text.js';
 
 const catalog = attributeCatalog(OPTIONS);
@@ -36,6 +36,7 @@ describe("module 03: the options a draft's red lines leave", () => {
       'Your red lines leave none of the 3 options: as they stand, the decision can only end in deadlock. Loosen or drop one.',
     );
     expect(optionsLeftNote([], OPTIONS)).toBeNull();
+    expect(optionsLeftSentence(1, 1, 'limits')).toBe('Your limits leave 1 of the 1 option.');
     expect(optionsLeftNote(lines('price <= 900'), OPTIONS, 'limits')).toBe(
       'Your limits leave 2 of the 3 options.',
     );

@@ -33,7 +33,7 @@ export function optionsLeftSentence(
   /** What the screen calls them: the cases page says "limits". */
   noun = 'red lines',
 ): string {
-  const of = `of the ${total} options`;
+  const of = `of the ${total} option${total === 1 ? '' : 's'}`;
   return left === 0
     ? `Your ${noun} leave none ${of}: as they stand, the decision can only end in deadlock. Loosen or drop one.`
     : `Your ${noun} leave ${left} ${of}.`;
