@@ -2,7 +2,7 @@ import { ElicitError } from '../errors.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { parsePyJson } from '../py-json/parse.js';
 import { type PyNumber, type PyObject, type PyValue, toFloat } from '../py-json/value.js';
-import type { Constraint, UtilityTerm } from '../spec/types.js';
+import type { Constraint, Direction, UtilityTerm } from '../spec/types.js';
 import { type AttributeCatalog, isNumeric } from './attributes.js';
 
 /** A rule a person typed, as the raw item it stands for (checked like any other item). */
@@ -48,10 +48,10 @@ export function ruleExamples(catalog: AttributeCatalog): string[] {
 const HARD = /^(\S+?)\s*(==|!=|<=|>=|<|>|=)\s*(.+)$/;
 const MEMBERSHIP = /^(\S+)\s+(not in|not_in|in)\s+(.+)$/i;
 /**
- * The words a person uses for the two directions a preference has (a sheet writes only `higher`
- * and `lower`): "prefer more rooms", "prefer fewer stops".
+ * The words a person uses for the two directions a preference has (a sheet writes only the spec's
+ * `DIRECTIONS`, `higher` and `lower`): "prefer more rooms", "prefer fewer stops".
  */
-const DIRECTIONS: Readonly<Record<string, 'higher' | 'lower'>> = {
+const DIRECTION_WORDS: Readonly<Record<string, Direction>> = {
   higher: 'higher',
   more: 'higher',
   larger: 'higher',
@@ -61,7 +61,7 @@ const DIRECTIONS: Readonly<Record<string, 'higher' | 'lower'>> = {
   smaller: 'lower',
 };
 const DIRECTION = new RegExp(
-  `^prefer\\s+(${Object.keys(DIRECTIONS).join('|')})\\s+(\\S+)(?:\\s+(?:from\\s+)?(\\S+?)\\s*(?:\\.\\.|to)\\s*(\\S+))?$`,
+  `^prefer\\s+(${Object.keys(DIRECTION_WORDS).join('|')})\\s+(\\S+)(?:\\s+(?:from\\s+)?(\\S+?)\\s*(?:\\.\\.|to)\\s*(\\S+))?$`,
   'i',
 );
 const CATEGORY = /^prefer\s+(\S+?)\s*(?:==|=|\s+is\s+)\s*(.+)$/i;
@@ -70,7 +70,7 @@ const WEIGHT = /(?:,\s*|\s+)weight\s+(\S+)\s*$/i;
 /**
  * Reads a rule typed by the person: `price <= 560`, `venue == garden` (bare words are text),
  * `day in mon, tue`, `prefer lower price` (the range, when not given, is the options' own),
- * `prefer higher warranty 0..24 weight 2`, `prefer more rooms` (DIRECTIONS), `prefer venue ==
+ * `prefer higher warranty 0..24 weight 2`, `prefer more rooms` (DIRECTION_WORDS), `prefer venue ==
  * "garden"`. ElicitError when it reads as none of these; what it names is checked against the
  * options afterwards.
  */
@@ -100,7 +100,7 @@ export function parseRule(text: string, catalog: AttributeCatalog): ParsedRule {
         : info !== undefined && info.min !== null && info.max !== null
           ? { lo: info.min, hi: info.max }
           : {};
-    const towards = DIRECTIONS[way.toLowerCase()] as 'higher' | 'lower';
+    const towards = DIRECTION_WORDS[way.toLowerCase()] as Direction;
     return { kind: 'soft', raw: withWeight({ attr, direction: towards, ...range }) };
   }
   const category = CATEGORY.exec(rule);
