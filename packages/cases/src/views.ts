@@ -1,4 +1,4 @@
-import { optionsLeft, PROMPTS, type PyValue, renderDraft } from '@parley/consensus';
+import { PROMPTS, type PyValue, redLinesLeave, renderDraft } from '@parley/consensus';
 import { openLink } from './links.js';
 import type { CaseRecord, SharedCase } from './record.js';
 import { privateOf } from './step.js';
@@ -100,10 +100,7 @@ export function partyView(record: CaseRecord, party: string): PyValue {
               // How many of the options the person's own confirmed limits leave (null: none
               // set): from their sheet and the public options alone, so it says nothing of the
               // others' (module 06); on a deadlock it tells them whether loosening could help.
-              options_left:
-                own.sheet.hard.length === 0
-                  ? null
-                  : optionsLeft(own.sheet.hard, record.shared.options),
+              options_left: redLinesLeave(own.sheet.hard, record.shared.options),
             },
       notes: own.notes,
       evidence: own.evidence.map((e) => ({

@@ -73,7 +73,12 @@ export {
   recordAnswer,
   startInterview,
 } from './elicit/interview.js';
-export { optionsLeft, optionsLeftNote, optionsLeftSentence } from './elicit/options-left.js';
+export {
+  optionsLeft,
+  optionsLeftNote,
+  optionsLeftSentence,
+  redLinesLeave,
+} from './elicit/options-left.js';
 export { plainDataProblem } from './elicit/plain-data.js';
 export {
   type Answers,

@@ -3,11 +3,12 @@ import {
   type Constraint,
   type PyObject,
   parseRule,
+  redLinesLeave,
   ruleExamples,
   safeText,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
-import { draftLeft, OptionsLeft } from '../ui/options-left.js';
+import { OptionsLeft } from '../ui/options-left.js';
 import { type CaseView, callCase, type DraftShown } from './cases-client.js';
 import { type Edit, ItemEditor, limitWords, preferenceWords, QuestionItem } from './draft-items.js';
 
@@ -175,7 +176,7 @@ function DraftReview(props: {
         ))}
       </ul>
       <OptionsLeft
-        left={draftLeft(
+        left={redLinesLeave(
           draft.hard.map((h) => h.constraint as Constraint),
           props.options,
         )}

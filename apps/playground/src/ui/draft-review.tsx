@@ -10,6 +10,7 @@ import {
   type PyObject,
   parseRule,
   questionOf,
+  redLinesLeave,
   type SheetDraft,
   type SoftItem,
   safeText,
@@ -17,7 +18,7 @@ import {
   termRule,
 } from '@parley/consensus';
 import { useState } from 'preact/hooks';
-import { draftLeft, OptionsLeft } from './options-left.js';
+import { OptionsLeft } from './options-left.js';
 
 type Props = {
   draft: SheetDraft;
@@ -224,7 +225,7 @@ export function DraftReview(props: Props) {
         ))}
       </ul>
       <OptionsLeft
-        left={draftLeft(
+        left={redLinesLeave(
           draft.hard.map((h) => h.constraint),
           props.options,
         )}

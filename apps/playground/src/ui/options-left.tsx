@@ -1,13 +1,9 @@
-import {
-  type Constraint,
-  optionsLeft,
-  optionsLeftSentence,
-  type PyObject,
-} from '@parley/consensus';
+import { optionsLeftSentence } from '@parley/consensus';
 
 /**
  * How many of the options a person's red lines leave, as a warning when none is left (a
- * deadlock before anyone has confirmed). Nothing when `left` is null: no red lines.
+ * deadlock before anyone has confirmed). Nothing when `left` is null: no red lines
+ * (`redLinesLeave`).
  */
 export function OptionsLeft(props: {
   left: number | null;
@@ -25,12 +21,4 @@ export function OptionsLeft(props: {
   ) : (
     <p class="muted options-left">{sentence}</p>
   );
-}
-
-/** What a draft's red lines leave of `options`, for `OptionsLeft`: null while it has none. */
-export function draftLeft(
-  hard: readonly Constraint[],
-  options: readonly PyObject[],
-): number | null {
-  return hard.length === 0 ? null : optionsLeft(hard, options);
 }

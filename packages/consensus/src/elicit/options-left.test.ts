@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../test/fixtures/stub-elicitor.js';
 import type { Constraint } from '../spec/types.js';
 import { attributeCatalog } from './attributes.js';
-import { optionsLeft, optionsLeftNote, optionsLeftSentence } from './options-left.js';
+import {
+  optionsLeft,
+  optionsLeftNote,
+  optionsLeftSentence,
+  redLinesLeave,
+} from './options-left.js';
 import { parseRule } from './rule-text.js';
 
 const catalog = attributeCatalog(OPTIONS);
@@ -14,6 +19,9 @@ describe("module 03: the options a draft's red lines leave", () => {
     expect(optionsLeft([], OPTIONS)).toBe(3);
     expect(optionsLeft(lines('price <= 900'), OPTIONS)).toBe(2);
     expect(optionsLeft(lines('price <= 900', 'warranty_months >= 6'), OPTIONS)).toBe(1);
+    // Without red lines there is nothing to say: null, not "all of them".
+    expect(redLinesLeave([], OPTIONS)).toBeNull();
+    expect(redLinesLeave(lines('price <= 900'), OPTIONS)).toBe(2);
   });
 
   it('sees an ordering line that no option meets, alone or with the others', () => {

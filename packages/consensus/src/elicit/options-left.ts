@@ -11,6 +11,14 @@ export function optionsLeft(hard: readonly Constraint[], options: readonly PyObj
   return options.filter((option) => hard.every((c) => holdsOrBlocks(c, option))).length;
 }
 
+/** `optionsLeft`, or null when there are no red lines: then there is nothing to say. */
+export function redLinesLeave(
+  hard: readonly Constraint[],
+  options: readonly PyObject[],
+): number | null {
+  return hard.length === 0 ? null : optionsLeft(hard, options);
+}
+
 function holdsOrBlocks(c: Constraint, option: PyObject): boolean {
   try {
     return constraintHolds(c, option);
@@ -45,6 +53,8 @@ export function optionsLeftNote(
   options: readonly PyObject[],
   noun?: string,
 ): string | null {
-  if (hard.length === 0 || options.length === 0) return null;
-  return optionsLeftSentence(optionsLeft(hard, options), options.length, noun);
+  const left = redLinesLeave(hard, options);
+  return left === null || options.length === 0
+    ? null
+    : optionsLeftSentence(left, options.length, noun);
 }
