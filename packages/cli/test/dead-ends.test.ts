@@ -62,7 +62,8 @@ describe('a new terminal without PARLEY_HOME', { timeout: CHILD_TEST_TIMEOUT_MS 
     const user = join(folder.path, 'user');
     mkdirSync(user);
     const fresh = { PARLEY_HOME: '', HOME: user };
-    const intent = await runCli(move(), fresh);
+    // Run from a folder without `npm start`'s home: a checkout where `npm start` ran has one.
+    const intent = await runCli(move(), fresh, '', user);
     expect(intent.code).toBe(0);
     expect(intent.stdout).toMatch(/^1 proposal:/);
     expect(intent.stderr).toContain(
@@ -74,7 +75,7 @@ describe('a new terminal without PARLEY_HOME', { timeout: CHILD_TEST_TIMEOUT_MS 
     expect(intent.stderr).toContain('these proposals cannot be committed');
 
     const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
-    const commit = await runCli(['commit', url, proposal], fresh);
+    const commit = await runCli(['commit', url, proposal], fresh, '', user);
     expect(commit.code).toBe(2);
     expect(commit.stderr).toContain(`no agent key in ${join(user, '.parley')}`);
     expect(commit.stderr).toContain('.parley-data/home');
