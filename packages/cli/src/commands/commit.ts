@@ -100,10 +100,18 @@ function keepConsentRequest(
     consent,
     message: reply.message,
   });
+  const approve = [...cli.self, 'approve', consent.proposal];
   cli.ctx.err(
     [
-      'The principal must approve this at their terminal:',
-      `  ${commandLine([...cli.self, 'approve', consent.proposal])}`,
+      ...(consent.approvals === undefined
+        ? ['The principal must approve this at their terminal:', `  ${commandLine(approve)}`]
+        : [
+            // docs/extensions.md §E4: each listed person, here or on a device of their own.
+            'Each person listed approves at this terminal with their own key:',
+            `  ${commandLine([...approve, '--principal', 'THEIR_KEY_FILE'])}`,
+            'or on their own device, from a request file you send them:',
+            `  ${commandLine([...approve, '--export', 'request.json'])}`,
+          ]),
       'then commit again:',
       `  ${commandLine([...cli.self, 'commit', open.url, consent.proposal])}`,
       '',

@@ -13,6 +13,7 @@ import {
   readWallet,
   walletPath,
 } from '../home/wallet-file.js';
+import { registerGrantsAdd } from './grants-add.js';
 
 /** One wallet entry as `parley grants` shows it. */
 type GrantEntry = {
@@ -34,7 +35,7 @@ type GrantEntry = {
  * caveat bounds what its COMMITs may cost.
  */
 export function registerGrants(program: Command, cli: Cli): void {
-  program
+  const grants = program
     .command('grants')
     .description("list the agent's grants: expiry, caveats in words, consumed consents")
     .option('--json', 'print as JSON')
@@ -83,6 +84,7 @@ export function registerGrants(program: Command, cli: Cli): void {
         return EXIT.ok;
       }),
     );
+  registerGrantsAdd(grants, cli);
 }
 
 function render(entries: readonly GrantEntry[]): string {

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Consent } from '@parley/protocol';
 import { isPlainObject } from '@parley/protocol';
@@ -39,16 +39,54 @@ export function loadConsent(home: string, proposal: string): PendingConsent {
       `no consent request for proposal ${proposal} in ${join(home, 'consents')}; the agent saves one when \`parley commit\` is refused with consent_required`,
     );
   }
+  return readPendingConsent(body, path);
+}
+
+/** `body` as a consent request (read from `shown`); CliError when it is not one. */
+export function readPendingConsent(body: unknown, shown: string): PendingConsent {
   const consent = isPlainObject(body) ? body.consent : undefined;
   const wellFormed =
     isPlainObject(body) &&
     typeof body.url === 'string' &&
     typeof body.service === 'string' &&
+    (body.message === undefined || typeof body.message === 'string') &&
     isPlainObject(consent) &&
     CONSENT_STRINGS.every((field) => typeof consent[field] === 'string') &&
-    Number.isSafeInteger(consent.expires);
-  if (!wellFormed) throw new CliError(`${path} is not a consent request; remove it`);
+    Number.isSafeInteger(consent.expires) &&
+    (consent.approvals === undefined || isApprovals(consent.approvals));
+  if (!wellFormed) throw new CliError(`${shown} is not a consent request; remove it`);
   return body as unknown as PendingConsent;
+}
+
+/** docs/extensions.md §E4: the `approvals` member of a consent request, well formed. */
+function isApprovals(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    Array.isArray(value.of) &&
+    value.of.every((key) => typeof key === 'string') &&
+    Number.isSafeInteger(value.need) &&
+    Number.isSafeInteger(value.have)
+  );
+}
+
+/** The saved consent request for the proposal whose hash is `hash`, if any can be read. */
+export function pendingConsentFor(home: string, hash: string): PendingConsent | undefined {
+  const folder = join(home, 'consents');
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    try {
+      const pending = readPendingConsent(readJsonFile(join(folder, name)), name);
+      if (pending.consent.hash === hash) return pending;
+    } catch {
+      // A file that is not a consent request is `parley approve`'s to report, not this lookup's.
+    }
+  }
+  return undefined;
 }
 
 /** Forgets a consent request once it is approved. */
