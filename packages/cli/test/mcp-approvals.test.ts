@@ -142,6 +142,9 @@ describe.each(ERAS)(
       expect(textOf(first)).toMatch(/consent_required: 1 of 2 approvals: the people listed must/);
       expect(textOf(first)).toContain('Your user’s approval is counted.');
       expect(textOf(first)).toContain(`1 more of the 3 people listed must approve: each runs \``);
+      expect(textOf(first)).toMatch(
+        /or approves on their own device from the file `.*approve p_\S+ --export request\.json` writes/,
+      );
       expect(await stock('cab-1a')).toBe(before);
 
       // Ana's key again (another grant of hers) and Dee's, whom the caveat does not list.

@@ -102,7 +102,14 @@ async function serveBridge(cli: Cli, urls: string[], flags: McpFlags): Promise<E
         if (approvals !== undefined) {
           // docs/extensions.md §E4: each listed person approves with their own key.
           const more = approvals.need - approvals.have;
-          return `${more} more of the ${approvals.of.length} people listed must approve: each runs \`${approve} --principal THEIR_KEY_FILE\` at their terminal; ${again}`;
+          const elsewhere = commandLine([
+            ...cli.self,
+            'approve',
+            request.proposal.id,
+            '--export',
+            'request.json',
+          ]);
+          return `${more} more of the ${approvals.of.length} people listed must approve: each runs \`${approve} --principal THEIR_KEY_FILE\` at their terminal, or approves on their own device from the file \`${elsewhere}\` writes; ${again}`;
         }
         return `Ask your user to run \`${approve}\` at their terminal, ${again}`;
       },
