@@ -44,7 +44,9 @@ describe('a consent request file from another device (§6.6): each malformed par
     expect(await read({ ...request, format: 'x' })).toMatch(
       /its "format" must be "parley-consent-request\/1"/,
     );
-    expect(await read({ ...request, url: 7 })).toMatch(/is not a consent request; remove it/);
+    expect(await read({ ...request, url: 7 })).toMatch(
+      /is not a consent request; ask for the file `parley approve --export` wrote/,
+    );
     expect(await read({ ...request, consent: { ...request.consent, expires: 'soon' } })).toMatch(
       /is not a consent request/,
     );

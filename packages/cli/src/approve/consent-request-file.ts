@@ -64,7 +64,7 @@ export async function readConsentRequest(path: string): Promise<ConsentRequestFi
     );
   }
   // The same checks as a request the agent saved itself, then the two members an export adds.
-  readPendingConsent(body, shown);
+  readPendingConsent(body, shown, 'ask for the file `parley approve --export` wrote');
   if (typeof body.agent !== 'string' || !isPublicKey(body.agent)) {
     throw new CliError(`${shown} must name the agent's key ("agent": "ed25519:…")`);
   }

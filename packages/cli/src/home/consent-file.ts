@@ -42,8 +42,15 @@ export function loadConsent(home: string, proposal: string): PendingConsent {
   return readPendingConsent(body, path);
 }
 
-/** `body` as a consent request (read from `shown`); CliError when it is not one. */
-export function readPendingConsent(body: unknown, shown: string): PendingConsent {
+/**
+ * `body` as a consent request (read from `shown`); CliError, ending in `advice`, when it is not
+ * one.
+ */
+export function readPendingConsent(
+  body: unknown,
+  shown: string,
+  advice = 'remove it',
+): PendingConsent {
   const consent = isPlainObject(body) ? body.consent : undefined;
   const wellFormed =
     isPlainObject(body) &&
@@ -54,7 +61,7 @@ export function readPendingConsent(body: unknown, shown: string): PendingConsent
     CONSENT_STRINGS.every((field) => typeof consent[field] === 'string') &&
     Number.isSafeInteger(consent.expires) &&
     (consent.approvals === undefined || isApprovals(consent.approvals));
-  if (!wellFormed) throw new CliError(`${shown} is not a consent request; remove it`);
+  if (!wellFormed) throw new CliError(`${shown} is not a consent request; ${advice}`);
   return body as unknown as PendingConsent;
 }
 
