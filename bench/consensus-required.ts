@@ -45,7 +45,7 @@ export interface RequiredDelegate {
   readonly pubkeyHex: string;
 }
 
-interface Answered {
+export interface Answered {
   readonly owner: string;
   readonly option: number;
   readonly acceptable: boolean;
@@ -180,7 +180,7 @@ export class RequiredCoordinator {
 }
 
 /** Egalitarian max-min: of the options all owners accept, the one whose lowest score is highest. */
-function maxMin(answered: readonly Answered[], count: number): number {
+export function maxMin(answered: readonly Answered[], count: number): number {
   const lowest = new Array<number>(count).fill(Number.POSITIVE_INFINITY);
   for (const a of answered) {
     lowest[a.option] = a.acceptable ? Math.min(lowest[a.option] as number, a.score) : -1;

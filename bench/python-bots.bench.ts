@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { RequiredBotsCoordinator } from './bots-required.js';
 import { measureSource } from './measure-source.js';
 import { type PythonChild, startPython } from './python-child.js';
 import type { Run } from './round-trip-rates.js';
@@ -102,6 +103,7 @@ const pythonRound = async (until: number): Promise<number> => {
 const addresses = urls.map((url) => ({ url }));
 const connections = new net.DelegateConnections();
 let ourHash = '';
+let ourPick = -1;
 const ours = (concurrency?: number) => async () => {
   const outcome = await net.runAcrossDelegates(addresses, options, {
     connections,
@@ -109,6 +111,14 @@ const ours = (concurrency?: number) => async () => {
   });
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
   ourHash = outcome.receipt.transcript_sha256;
+  ourPick = options.indexOf(outcome.result.decision as never);
+};
+/** The required work (bots-required.ts) on the same meeting, in plain JSON. */
+const required = await RequiredBotsCoordinator.create(bots.map((bot) => bot.port));
+const plainOptions = JSON.parse(coordinator.first) as unknown[];
+let requiredPick = -2;
+const requiredDecision = async () => {
+  requiredPick = (await required.decide(plainOptions)).picked;
 };
 
 /**
@@ -132,6 +142,11 @@ await ours()();
 if (ourHash !== pythonHash) {
   stop();
   throw new Error(`transcript hashes differ: ours ${ourHash}, Python's ${pythonHash}`);
+}
+await requiredDecision();
+if (requiredPick !== ourPick) {
+  stop();
+  throw new Error(`the required work picked option ${requiredPick}, ours ${ourPick}`);
 }
 /** Ours with a fixed number of requests in flight per bot, beside the default (comma list). */
 const sweep = (process.env.PARLEY_BENCH_IN_FLIGHT ?? '1')
@@ -177,9 +192,11 @@ function accounted(run: Run, coordinatorMs: () => number, account: Account): Run
 }
 const pythonCpu: Account = { decisions: 0, coordinator: 0, bots: 0 };
 const ourCpu: Account = { decisions: 0, coordinator: 0, bots: 0 };
+const requiredCpu: Account = { decisions: 0, coordinator: 0, bots: 0 };
 const measured = await roundRates(
   accounted(pythonRound, () => cpuMs([coordinatorPid]), pythonCpu),
   accounted(sequential(ours()), selfMs, ourCpu),
+  accounted(sequential(requiredDecision), selfMs, requiredCpu),
   ...sweep.map((n) => sequential(ours(n))),
 );
 const loadAfter = loadavg();
@@ -205,25 +222,28 @@ console.log(
     '|---|---:|---:|---:|',
     `| the Python package's (discover + run_consensus, one request at a time) | ${per(median(0))} | ${(1000 / median(0)).toFixed(1)} | 1 |`,
     `| ours, runAcrossDelegates (default in flight, signatures checked, receipt) | ${per(median(1))} | ${(1000 / median(1)).toFixed(1)} | ${pairedMedian(measured, 1, 0).toFixed(2)} |`,
+    `| the required work (bots-required.ts: fresh raw sockets, fields and signatures checked) | ${per(median(2))} | ${(1000 / median(2)).toFixed(1)} | ${pairedMedian(measured, 2, 0).toFixed(2)} |`,
     ...sweep.map(
       (n, i) =>
-        `| ours, ${n} in flight per bot | ${per(median(2 + i))} | ${(1000 / median(2 + i)).toFixed(1)} | ${pairedMedian(measured, 2 + i, 0).toFixed(2)} |`,
+        `| ours, ${n} in flight per bot | ${per(median(3 + i))} | ${(1000 / median(3 + i)).toFixed(1)} | ${pairedMedian(measured, 3 + i, 0).toFixed(2)} |`,
     ),
   ].join('\n'),
 );
 console.log(
-  `\nrounds (decisions/s, Python / ours${sweep.map((n) => ` / ${n} in flight`).join('')}): ${measured.rounds.map((row) => row.map(per).join(' / ')).join(', ')}`,
+  `\nours / the required work, median of rounds: ${pairedMedian(measured, 1, 2).toFixed(2)}; rounds (decisions/s, Python / ours / required${sweep.map((n) => ` / ${n} in flight`).join('')}): ${measured.rounds.map((row) => row.map(per).join(' / ')).join(', ')}`,
 );
 if (onLinux) {
   const each = (a: Account) => [a.coordinator / a.decisions, a.bots / a.decisions] as const;
   const [pythonOwn, pythonBots] = each(pythonCpu);
   const [ourOwn, ourBots] = each(ourCpu);
+  const [requiredOwn, requiredBots] = each(requiredCpu);
   const cores = cpus().length;
   // One request at a time: the Python coordinator and a bot never work at once.
   const pythonFloor = pythonOwn + pythonBots;
   const ourFloor = (ourOwn + ourBots) / cores;
+  const requiredFloor = (requiredOwn + requiredBots) / cores;
   console.log(
-    `\nCPU a decision, the coordinator + the ${PROFILES.length} bots: the Python package's ${pythonOwn.toFixed(1)} + ${pythonBots.toFixed(1)} ms, ours ${ourOwn.toFixed(1)} + ${ourBots.toFixed(1)} ms. On an otherwise idle machine the Python coordinator's decision takes at least ${pythonFloor.toFixed(1)} ms (one request at a time), ours at least ${ourFloor.toFixed(1)} ms (all of it spread over ${cores} cores): a ceiling of ${(pythonFloor / ourFloor).toFixed(2)}x.`,
+    `\nCPU a decision, the coordinator + the ${PROFILES.length} bots: the Python package's ${pythonOwn.toFixed(1)} + ${pythonBots.toFixed(1)} ms, ours ${ourOwn.toFixed(1)} + ${ourBots.toFixed(1)} ms, the required work's ${requiredOwn.toFixed(1)} + ${requiredBots.toFixed(1)} ms. On an otherwise idle machine the Python coordinator's decision takes at least ${pythonFloor.toFixed(1)} ms (one request at a time), ours at least ${ourFloor.toFixed(1)} ms and the required work's ${requiredFloor.toFixed(1)} ms (all of it spread over ${cores} cores): ceilings of ${(pythonFloor / ourFloor).toFixed(2)}x and ${(pythonFloor / requiredFloor).toFixed(2)}x.`,
   );
 }
 
