@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Approvers, twoOfThree } from './fixtures/approvers.js';
+import { type Approvers, twoOfThreeAtShop } from './fixtures/approvers.js';
 import { CHILD_TEST_TIMEOUT_MS, killAll, killStarted, runCli } from './fixtures/cli-process.js';
-import { type ServedExample, serveExample } from './fixtures/served-example.js';
+import type { ServedExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 import { runCliAtTerminal } from './fixtures/terminal.js';
 
@@ -15,16 +14,9 @@ let url = '';
 let people: Approvers;
 
 beforeAll(async () => {
-  const made = await twoOfThree(folder.path, env);
-  people = made.people;
-  expect(made.grant.code).toBe(0);
+  const made = await twoOfThreeAtShop(folder.path, env);
+  ({ people, shop } = made);
   expect(made.grant.stderr).toMatch(/each COMMIT needs the consent of 2 of/);
-  shop = await serveExample(
-    'shop',
-    ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
-    env,
-    1,
-  );
   url = shop.addresses[0] as string;
 }, CHILD_TEST_TIMEOUT_MS);
 afterAll(async () => {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Approvers, twoOfThree } from './fixtures/approvers.js';
+import { type Approvers, twoOfThreeAtShop } from './fixtures/approvers.js';
 import { CHILD_TEST_TIMEOUT_MS, killAll, killStarted, runCli } from './fixtures/cli-process.js';
-import { type ServedExample, serveExample } from './fixtures/served-example.js';
+import type { ServedExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 import { runCliAtTerminal } from './fixtures/terminal.js';
 
@@ -19,15 +19,7 @@ const homeOf = (who: keyof Approvers) => ({ PARLEY_HOME: join(folder.path, who) 
 const file = (name: string) => join(folder.path, name);
 
 beforeAll(async () => {
-  const made = await twoOfThree(folder.path, agentEnv);
-  people = made.people;
-  expect(made.grant.code).toBe(0);
-  shop = await serveExample(
-    'shop',
-    ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
-    agentEnv,
-    1,
-  );
+  ({ people, shop } = await twoOfThreeAtShop(folder.path, agentEnv));
   url = shop.addresses[0] as string;
 }, CHILD_TEST_TIMEOUT_MS);
 afterAll(async () => {

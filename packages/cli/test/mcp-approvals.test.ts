@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERAS, type Host, openHost } from '../../mcp/test/support/hosts.js';
 import { isToolError, textOf } from '../../mcp/test/support/results.js';
 import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
-import { type Approvers, twoOfThree } from './fixtures/approvers.js';
+import { type Approvers, twoOfThreeAtShop } from './fixtures/approvers.js';
 import {
   CHILD_TEST_TIMEOUT_MS,
   killAll,
@@ -25,7 +25,7 @@ import {
   NODE_ARGS,
   runCli,
 } from './fixtures/cli-process.js';
-import { type ServedExample, serveExample } from './fixtures/served-example.js';
+import type { ServedExample } from './fixtures/served-example.js';
 import { tempFolder } from './fixtures/temp-home.js';
 import { runCliAtTerminal } from './fixtures/terminal.js';
 
@@ -86,15 +86,7 @@ const walletGets = async (who: keyof typeof people, consent: Consent, nonce: str
 };
 
 beforeAll(async () => {
-  const made = await twoOfThree(folder.path, env);
-  people = made.people;
-  expect(made.grant.code).toBe(0);
-  shop = await serveExample(
-    'shop',
-    ['--tcp', '127.0.0.1:0', '--data', join(folder.path, 'shop')],
-    env,
-    1,
-  );
+  ({ people, shop } = await twoOfThreeAtShop(folder.path, env));
 }, CHILD_TEST_TIMEOUT_MS * 2);
 afterAll(async () => {
   killStarted();
