@@ -166,6 +166,35 @@ describe.each(ERAS)(
       expect(await stock('cab-1a')).toBe((before ?? 0) - 1);
     });
 
+    it('a person on their own device approves from the exported request; the waiting bridge then commits', async () => {
+      // An item of its own: the other tests use up cab-1a's stock.
+      const before = await stock('cab-2b');
+      const proposal = await order('cab-2b');
+      anaSays = 'accept';
+      const first = await call('parley_commit', { proposal });
+      expect(textOf(first)).toMatch(/consent_required: 1 of 2 approvals/);
+
+      // The bridge kept the request in the agent's home: it is exported, and Ben, in a home of
+      // his own (another device), approves it at his terminal; his grant comes back by file.
+      const request = join(folder.path, `request-${era}.json`);
+      const approval = join(folder.path, `ben-${era}.pg1`);
+      expect((await runCli(['approve', proposal, '--export', request], env)).code).toBe(0);
+      const ben = await runCliAtTerminal(
+        ['approve', '--request', request, '--out', approval],
+        { PARLEY_HOME: join(folder.path, 'ben') },
+        PROMPT,
+        'y',
+      );
+      expect(ben.code).toBe(0);
+      expect(ben.stdout).toContain(SAY(1));
+      expect((await runCli(['grants', 'add', approval], env)).code).toBe(0);
+
+      const done = await call('parley_commit', { proposal });
+      expect(isToolError(done)).toBe(false);
+      expect(textOf(done)).toMatch(/^✓ Order .* \(receipt r_[\w-]+\)/);
+      expect(await stock('cab-2b')).toBe((before ?? 0) - 1);
+    });
+
     it('after another person approved first, the elicitation says "1 of 2 approvals"', async () => {
       const before = await stock('cab-1a');
       const proposal = await order('cab-1a');
