@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ProposalMemory } from '@parley/client';
 import { isPlainObject, type Proposal, parsePublicKey } from '@parley/protocol';
 import { CliError } from '../cli-error.js';
 import { type PendingConsent, readPendingConsent } from '../home/consent-file.js';
 import { readStdin } from '../standard-streams.js';
+import { writeTextFile } from '../text-file.js';
 
 /** The value of a consent request file's `format` member: the one format this CLI reads. */
 export const CONSENT_REQUEST_FORMAT = 'parley-consent-request/1';
@@ -38,7 +39,7 @@ export function writeConsentRequest(
 ): void {
   const text = `${JSON.stringify(request, null, 2)}\n`;
   if (path === '-') out(text);
-  else writeFileSync(path, text, { mode: 0o600 });
+  else writeTextFile(path, text, { mode: 0o600 });
 }
 
 /** Reads a request file (`-` for stdin); CliError naming what is wrong with it. */

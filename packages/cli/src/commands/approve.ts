@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { consentGrant, encodeGrant, grantId, publicKeyString } from '@parley/protocol';
 import type { Command } from 'commander';
 import { askConsent } from '../approve/ask-consent.js';
@@ -16,6 +15,7 @@ import { loadAgent, loadPrincipal } from '../home/local-keys.js';
 import { proposalMemory } from '../home/proposal-file.js';
 import { saveGrantToken } from '../home/wallet-file.js';
 import { commandLine } from '../shell-quote.js';
+import { writeTextFile } from '../text-file.js';
 
 type ApproveFlags = {
   principal?: string;
@@ -79,10 +79,8 @@ export function registerApprove(program: Command, cli: Cli): void {
 /** The request saved in this home, approved at this terminal; the grant goes into the wallet. */
 async function approveHere(cli: Cli, proposalId: string, flags: ApproveFlags): Promise<ExitCode> {
   const { ctx } = cli;
-  const pending = loadConsent(ctx.home, proposalId);
+  const { pending, proposal, agent } = await savedRequest(cli, proposalId);
   const principal = await loadPrincipal(ctx.home, flags.principal);
-  const agent = publicKeyString(await loadAgent(ctx.home));
-  const proposal = consentProposal(proposalMemory(ctx.home, pending.service), pending, ctx.now());
   checkApprover(pending, publicKeyString(principal));
   if (!askConsent({ ...pending, proposal, agent }, ctx.now())) {
     ctx.out(`not approved; nothing was signed\n`);
@@ -102,12 +100,22 @@ async function approveHere(cli: Cli, proposalId: string, flags: ApproveFlags): P
   return EXIT.ok;
 }
 
-/** Writes the saved request, checked against the proposal the agent received, for elsewhere. */
-async function exportRequest(cli: Cli, proposalId: string, path: string): Promise<ExitCode> {
+/**
+ * The consent request this home saved for `proposalId`, the proposal the agent received that it
+ * is about (checked against it, §6.6) and the agent key a consent grant will name.
+ */
+async function savedRequest(cli: Cli, proposalId: string) {
   const { ctx } = cli;
   const pending = loadConsent(ctx.home, proposalId);
   const agent = publicKeyString(await loadAgent(ctx.home));
   const proposal = consentProposal(proposalMemory(ctx.home, pending.service), pending, ctx.now());
+  return { pending, proposal, agent };
+}
+
+/** Writes the saved request, checked against the proposal the agent received, for elsewhere. */
+async function exportRequest(cli: Cli, proposalId: string, path: string): Promise<ExitCode> {
+  const { ctx } = cli;
+  const { pending, proposal, agent } = await savedRequest(cli, proposalId);
   writeConsentRequest(path, consentRequestFile(pending, proposal, agent), ctx.out);
   const file = path === '-' ? 'REQUEST_FILE' : path;
   ctx.err(
@@ -140,7 +148,7 @@ async function approveRequest(cli: Cli, path: string, flags: ApproveFlags): Prom
   const token = encodeGrant(await consentGrant(approver, request.consent, request.agent));
   const id = grantId(token);
   if (flags.out === undefined) ctx.out(`${token}\n`);
-  else writeFileSync(flags.out, `${token}\n`, { mode: 0o600 });
+  else writeTextFile(flags.out, `${token}\n`, { mode: 0o600 });
   ctx.err(
     [
       `approved: consent grant ${id} for proposal ${request.consent.proposal}${flags.out === undefined ? ' (the token above)' : `, in ${flags.out}`}`,
