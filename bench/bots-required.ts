@@ -13,7 +13,13 @@
  */
 import { createHash, type KeyObject, verify } from 'node:crypto';
 import { connect } from 'node:net';
-import { canonicalOptionText, floatText, maxMin } from './consensus-required.js';
+import {
+  type Answered,
+  canonicalOptionText,
+  floatText,
+  maxMin,
+  wellFormedVerdict,
+} from './consensus-required.js';
 import { rawPublicKey } from './raw-ed25519-key.js';
 
 /**
@@ -57,21 +63,11 @@ export class RequiredBotsCoordinator {
   async decide(options: readonly unknown[]): Promise<{ picked: number; hash: string }> {
     await Promise.all(this.#bots.map((bot) => checkCard(bot)));
     const texts = options.map(canonicalOptionText);
-    const answered: { owner: string; option: number; acceptable: boolean; score: number }[] = [];
+    const answered: Answered[] = [];
     const ask = async (bot: Bot, o: number) => {
       const body = `{"option": ${JSON.stringify(options[o])}}`;
       const v = JSON.parse(await exchange(bot.port, 'POST', '/consider', body));
-      if (
-        v.owner !== bot.owner ||
-        typeof v.acceptable !== 'boolean' ||
-        typeof v.score !== 'number' ||
-        v.score < 0 ||
-        v.score > 1 ||
-        (v.reason !== 'ok' && v.reason !== 'red-line') ||
-        v.pubkey_hex !== bot.pubkeyHex ||
-        typeof v.sig !== 'string' ||
-        v.sig.length !== 128
-      ) {
+      if (!wellFormedVerdict(v, bot.owner, bot.pubkeyHex)) {
         throw new Error(`${bot.owner} sent a malformed verdict`);
       }
       const payload =

@@ -93,17 +93,7 @@ export class RequiredCoordinator {
       const d = this.#delegates[i] as RequiredDelegate;
       const body = `{"option": ${JSON.stringify(options[o])}, "session": "${nonce}"}`;
       const v = JSON.parse(await this.#post(i, '/consider', body));
-      if (
-        v.owner !== d.owner ||
-        typeof v.acceptable !== 'boolean' ||
-        typeof v.score !== 'number' ||
-        v.score < 0 ||
-        v.score > 1 ||
-        (v.reason !== 'ok' && v.reason !== 'red-line') ||
-        v.pubkey_hex !== d.pubkeyHex ||
-        typeof v.sig !== 'string' ||
-        v.sig.length !== 128
-      ) {
+      if (!wellFormedVerdict(v, d.owner, d.pubkeyHex)) {
         throw new Error(`${d.owner} sent a malformed verdict`);
       }
       const payload =
@@ -177,6 +167,28 @@ export class RequiredCoordinator {
       req.end(method === 'POST' ? body : undefined);
     });
   }
+}
+
+/**
+ * A verdict's fields as the masked shape has them: the owner asked, a boolean, a score in
+ * [0, 1], the reason that goes with it, and the signer's key and a 64-byte hex signature.
+ */
+export function wellFormedVerdict(
+  v: Record<string, unknown>,
+  owner: string,
+  pubkeyHex: string,
+): boolean {
+  return (
+    v.owner === owner &&
+    typeof v.acceptable === 'boolean' &&
+    typeof v.score === 'number' &&
+    v.score >= 0 &&
+    v.score <= 1 &&
+    (v.reason === 'ok' || v.reason === 'red-line') &&
+    v.pubkey_hex === pubkeyHex &&
+    typeof v.sig === 'string' &&
+    v.sig.length === 128
+  );
 }
 
 /** Egalitarian max-min: of the options all owners accept, the one whose lowest score is highest. */
