@@ -9,6 +9,8 @@
  * verifies it) and the required work (raw-http-required.ts, consensus-required.ts): the least a
  * `parley/0.2` decision must do, written raw, against 5 more raw processes. The required work over
  * the signed limit is the floor the protocol sets; ours over the required work is what is ours.
+ * The CPU rounds also cross the sides (our coordinator with the required delegates, the required
+ * coordinator with ours), so a gap in CPU is told apart by where it is spent.
  *
  * The coordinator is a long-lived one, as the raw client is: it keeps its connections across
  * decisions (one `DelegateConnections` passed to every `runAcrossDelegates`, as the raw client
@@ -195,6 +197,38 @@ const requiredDecision = () => required.decide(spec.options);
   }
 }
 
+/**
+ * The two sides crossed, to say which side a gap is on: our coordinator deciding with the required
+ * delegates, and the required coordinator deciding with ours. The required delegates sign with the
+ * same keys and answer the same verdicts, so ours must pick what it picks with its own (the
+ * transcripts differ only by each decision's session nonce).
+ */
+const crossedConnections = new net.DelegateConnections();
+const requiredAddresses = requiredDelegates.map((d) => ({
+  url: `http://127.0.0.1:${d.port}`,
+  token: TOKEN,
+}));
+const oursWithRequired = async () => {
+  const outcome = await net.runAcrossDelegates(requiredAddresses, spec.options, {
+    roster,
+    connections: crossedConnections,
+  });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failures));
+  return outcome;
+};
+{
+  const crossed = (await oursWithRequired()).result.decision;
+  if (JSON.stringify(crossed ?? null) !== JSON.stringify(first.result.decision ?? null)) {
+    throw new Error('with the required delegates, ours picked another option');
+  }
+}
+const requiredWithOurs = new RequiredCoordinator(
+  requiredDelegates.map((d, i) => ({ ...d, port: new URL(urls[i] as string).port })),
+  TOKEN,
+  net.DEFAULT_CONCURRENCY,
+);
+const requiredWithOursDecision = () => requiredWithOurs.decide(spec.options);
+
 // A decision makes 5 card requests, 5 session requests and 50 x 5 verdict requests.
 const REQUESTS = PARTIES * (2 + OPTIONS);
 const rawAgents = rawPorts.map(
@@ -271,6 +305,8 @@ for (let i = 0; i < WARM_UP; i++) {
   await signedRawDecision();
   await requiredDecision();
   await signedInProcess();
+  await oursWithRequired();
+  await requiredWithOursDecision();
 }
 
 /**
@@ -281,6 +317,15 @@ async function cpuPerDecision(
   op: () => Promise<unknown>,
   pids: readonly number[],
 ): Promise<number> {
+  const { coordinator, servers } = await cpuBySide(op, pids);
+  return coordinator + servers;
+}
+
+/** CPU milliseconds per decision of this process (the coordinator) and of `pids` (the servers). */
+async function cpuBySide(
+  op: () => Promise<unknown>,
+  pids: readonly number[],
+): Promise<{ coordinator: number; servers: number }> {
   const ticks = (pid: number) => {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return Number(fields[11]) + Number(fields[12]);
@@ -290,7 +335,10 @@ async function cpuPerDecision(
   for (let i = 0; i < CPU_RUNS; i++) await op();
   const mine = process.cpuUsage(self);
   const theirs = pids.reduce((sum, pid, i) => sum + ticks(pid) - (before[i] ?? 0), 0);
-  return ((mine.user + mine.system) / 1000 + (theirs * 1000) / TICKS_PER_SECOND) / CPU_RUNS;
+  return {
+    coordinator: (mine.user + mine.system) / 1000 / CPU_RUNS,
+    servers: (theirs * 1000) / TICKS_PER_SECOND / CPU_RUNS,
+  };
 }
 const TICKS_PER_SECOND = 100;
 /** Decisions per CPU measurement; ROUNDS of them, the three contenders taking turns. */
@@ -302,12 +350,21 @@ const requiredPids = children.slice(3 * PARTIES).map((child) => child.pid as num
 const onLinux = existsSync('/proc/self/stat');
 /** Each contender's CPU per decision, round by round (`[across, signed raw, raw, required]`). */
 const cpuRounds: number[][] = [];
+/** Coordinator and delegate CPU by side, round by round: ours, required, and the two crossed. */
+const sideRounds: { coordinator: number; servers: number }[][] = [];
 for (let r = 0; onLinux && r < ROUNDS; r++) {
+  const across = await cpuBySide(decideAcross, delegatePids);
   cpuRounds.push([
-    await cpuPerDecision(decideAcross, delegatePids),
+    across.coordinator + across.servers,
     await cpuPerDecision(signedRawDecision, signedPids),
     await cpuPerDecision(rawDecision, rawPids),
     await cpuPerDecision(requiredDecision, requiredPids),
+  ]);
+  sideRounds.push([
+    across,
+    await cpuBySide(requiredDecision, requiredPids),
+    await cpuBySide(oursWithRequired, requiredPids),
+    await cpuBySide(requiredWithOursDecision, delegatePids),
   ]);
 }
 const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -353,7 +410,17 @@ if (onLinux) {
   );
 }
 
+if (onLinux) {
+  const side = (i: number, of: 'coordinator' | 'servers') =>
+    middle(sideRounds.map((row) => row[i]?.[of] ?? NaN)).toFixed(1);
+  console.log(
+    `CPU per decision by side (ms, coordinator + delegates, median of rounds): ours ${side(0, 'coordinator')} + ${side(0, 'servers')}, the required work ${side(1, 'coordinator')} + ${side(1, 'servers')}; crossed: our coordinator with the required delegates ${side(2, 'coordinator')} + ${side(2, 'servers')}, the required coordinator with our delegates ${side(3, 'coordinator')} + ${side(3, 'servers')}`,
+  );
+}
+
 connections.close();
+crossedConnections.close();
+requiredWithOurs.close();
 required.close();
 for (const agent of [...rawAgents, ...signedAgents]) agent.destroy();
 for (const child of children) child.kill('SIGTERM');
