@@ -189,6 +189,7 @@ export { publicKeyHex } from './signing/keys.js';
 export {
   ACCEPTANCE_V1,
   acceptancePayload,
+  optionPayloadText,
   VERDICT_KINDS,
   VERDICT_V1,
   VERDICT_V2,

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   ConsensusError,
   createSession,
+  optionPayloadText,
   PreferenceSheet,
   type PyObject,
   type PyValue,
@@ -144,6 +145,24 @@ describe('the remote agent against a hostile or broken delegate (client.py, and 
       const failure = await outcomeOf(await fake({ card, consider: () => reply }));
       expect(failure, JSON.stringify(reply)).toMatchObject({ owner: 'Ana', kind });
     }
+  });
+
+  it('checks a verdict over the option text it is given, as a run passes each option written once', async () => {
+    const key = await testKey(1);
+    const card = { ...CARD, pubkey_hex: publicKeyHex(key) };
+    const genuine = await new SigningAgent<PyObject>(
+      'Ana',
+      new PreferenceSheet<PyObject>('Ana'),
+      key,
+    ).consider({ day: 'tue' });
+    const agent = await RemoteAgent.discover(await fake({ card, consider: () => genuine }));
+    onTestFinished(() => agent.close());
+    const tue = optionPayloadText({ day: 'tue' });
+    expect((await agent.consider({ day: 'tue' }, tue)).sig).toBe(genuine.sig);
+    // The text is what the signature is checked over: another option's text fails it.
+    await expect(
+      agent.consider({ day: 'tue' }, optionPayloadText({ day: 'wed' })),
+    ).rejects.toMatchObject({ failure: { owner: 'Ana', kind: 'signature' } });
   });
 
   it('gives up on a delegate that hangs, within the deadline, and names it', async () => {

@@ -4,7 +4,7 @@ import { toHex } from '../hex.js';
 import type { PyObject, PyValue } from '../py-json/value.js';
 import type { Evaluation, PreferenceSheet } from '../sheet/preference-sheet.js';
 import { publicKeyHex } from '../signing/keys.js';
-import { optionPayloadText, verdictPayload } from '../signing/payloads.js';
+import { payloadTextOf, verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
 import { hashOption, hashOptionText } from '../signing/session-options.js';
 import { HashedOption } from './hashed-option.js';
@@ -218,18 +218,5 @@ export class Delegate {
     return signed instanceof Promise
       ? signed.then((sig) => ({ ...verdict, sig: toHex(sig), pubkey_hex }))
       : { ...verdict, sig: toHex(signed), pubkey_hex };
-  }
-}
-
-/**
- * `optionPayloadText(option)`, which is also the text `hashOption` hashes; undefined for an
- * option that cannot be written inside a payload, left to `hashOption` and `verdictPayload` to
- * refuse as they do.
- */
-function payloadTextOf(option: PyObject): string | undefined {
-  try {
-    return optionPayloadText(option);
-  } catch {
-    return undefined;
   }
 }

@@ -165,13 +165,17 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     this.#session = session;
   }
 
-  async consider(option: PyObject): Promise<Verdict> {
+  /**
+   * Asks about `option` and checks the verdict. `optionText`, when given, must be
+   * `optionPayloadText(option)`: a run asking every delegate about one option writes it once.
+   */
+  async consider(option: PyObject, optionText?: string): Promise<Verdict> {
     const request: Record<string, PyValue> = { option };
     if (this.#session !== undefined) request.session = this.#session.nonce;
     const answer = await this.#post(CONSIDER_PATH, request);
     const verdict = this.#readVerdict(okText(answer, this.url, this.owner, 'a verdict'));
     if (this.pubkeyHex !== null) {
-      const payload = verdictPayload(option, verdict, this.#session);
+      const payload = verdictPayload(option, verdict, this.#session, optionText);
       if (!(await verifyHex(this.pubkeyHex, payload, verdict.sig ?? ''))) {
         const scope = this.#session === undefined ? 'verdict/0.1' : 'verdict/0.2 in this session';
         throw failure(

@@ -5,9 +5,9 @@ import { ConsensusError } from '../errors.js';
 import { isPyObject, type PyObject, unhashable } from '../py-json/value.js';
 import { makeReceipt, type Receipt } from '../receipt/receipt.js';
 import { rosterHex } from '../signing/keys.js';
-import { VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js';
+import { payloadTextOf, VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js';
 import { createSession, type Session } from '../signing/session.js';
-import { hashOption } from '../signing/session-options.js';
+import { hashOption, hashOptionText } from '../signing/session-options.js';
 import { MAX_OPTIONS } from '../spec/limits.js';
 import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type DelegateFailure } from './delegate-failure.js';
@@ -156,7 +156,12 @@ export async function runAcrossDelegates(
             settings.nonce,
             options,
           );
-    const hashes = options.map(hashOption);
+    // Each option's canonical text is written once, for its hash and for every verdict on it.
+    const texts = options.map(payloadTextOf);
+    const hashes = options.map((option, i) => {
+      const text = texts[i];
+      return text === undefined ? hashOption(option) : hashOptionText(text);
+    });
     checkWireSize(options, session, hashes);
     if (session !== null) {
       const opened = await Promise.allSettled(bound.map((a) => a.openSession(session, hashes)));
@@ -164,7 +169,7 @@ export async function runAcrossDelegates(
       if (refused.length > 0) return { ok: false, failures: refused, delegates };
     }
 
-    const asked = observed(agents, options, settings.onProgress);
+    const asked = observed(agents, options, texts, settings.onProgress);
     let result: ConsensusResult<PyObject>;
     try {
       result = await runConsensusAsync(asked.agents, options, 'egalitarian', {
@@ -267,22 +272,26 @@ function rosterFailures(
 /**
  * The agents as the engine sees them, counting answers for `onProgress` and keeping every
  * failure with the position of the option it was about (the engine stops at the first, but the
- * calls already in flight to other delegates may fail too, and each is reported).
+ * calls already in flight to other delegates may fail too, and each is reported). Each ask
+ * carries the option's text from `texts`, so a verdict's payload does not write it again.
  */
 function observed(
   agents: readonly RemoteAgent[],
   options: readonly PyObject[],
+  texts: readonly (string | undefined)[],
   onProgress: ((done: number, total: number) => void) | undefined,
 ): { agents: AsyncAgentLike<PyObject>[]; failures: DelegateFailure[] } {
   const failures: DelegateFailure[] = [];
   const failed = new Set<string>();
   const total = agents.length * options.length;
+  // The engine asks about these very objects: each is looked up by identity for its text.
+  const textOf = new Map(options.map((option, i) => [option, texts[i]]));
   let done = 0;
   const wrapped = agents.map((agent) => ({
     owner: agent.owner,
     consider: async (option: PyObject): Promise<Verdict> => {
       try {
-        const verdict = await agent.consider(option);
+        const verdict = await agent.consider(option, textOf.get(option));
         onProgress?.(++done, total);
         return verdict;
       } catch (error) {

@@ -44,6 +44,19 @@ export function optionPayloadText(option: PyValue): string {
 }
 
 /**
+ * `optionPayloadText(option)`, which is also the text `hashOption` hashes; undefined for an
+ * option that cannot be written inside a payload, left to `hashOption` and `verdictPayload` to
+ * refuse as they do.
+ */
+export function payloadTextOf(option: PyValue): string | undefined {
+  try {
+    return optionPayloadText(option);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The payload text. A verdict of the expected types is written field by field, in the sorted key
  * order `pyDumps` would give (acceptable, nonce, option, options_sha256, owner, reason, roster,
  * score, type), with each session's part written once. Anything else, and anything that cannot
