@@ -341,7 +341,7 @@ async function cpuBySide(
   };
 }
 const TICKS_PER_SECOND = 100;
-/** Decisions per CPU measurement; ROUNDS of them, the three contenders taking turns. */
+/** Decisions per CPU measurement; ROUNDS of them, the contenders taking turns. */
 const CPU_RUNS = 10;
 const delegatePids = children.slice(0, PARTIES).map((child) => child.pid as number);
 const rawPids = children.slice(PARTIES, 2 * PARTIES).map((child) => child.pid as number);
@@ -408,9 +408,6 @@ if (onLinux) {
   console.log(
     `\nCPU per decision, coordinator and servers together, median of ${ROUNDS} rounds of ${CPU_RUNS} decisions taking turns: across ${cpuAcross.toFixed(1)} ms, signed raw HTTP ${cpuSigned.toFixed(1)} ms (ratio ${cpuRatio(1).toFixed(2)}, median of rounds), raw HTTP ${cpuRaw.toFixed(1)} ms (ratio ${cpuRatio(2).toFixed(2)}), the required work ${cpuRequired.toFixed(1)} ms (ratio ${cpuRatio(3).toFixed(2)}); the signed limit's over the required work's, median of rounds: ${middle(cpuRounds.map((row) => (row[1] ?? NaN) / (row[3] ?? NaN))).toFixed(2)}`,
   );
-}
-
-if (onLinux) {
   const side = (i: number, of: 'coordinator' | 'servers') =>
     middle(sideRounds.map((row) => row[i]?.[of] ?? NaN)).toFixed(1);
   console.log(
