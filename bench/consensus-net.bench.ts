@@ -55,6 +55,10 @@ const LOADER = ['--conditions=source', '--import', 'tsx'];
 const spec = c.readSpec(specAt(OPTIONS, PARTIES));
 const folder = mkdtempSync(join(tmpdir(), 'parley-bench-net-'));
 const children: ChildProcess[] = [];
+// A bench that fails part way still ends the processes it started.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
 
 /**
  * Starts a child and resolves with the first line it prints. Its stderr is shown but for the
