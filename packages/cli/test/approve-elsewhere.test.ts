@@ -1,43 +1,28 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Approvers, twoOfThreeAtShop } from './fixtures/approvers.js';
-import { CHILD_TEST_TIMEOUT_MS, killAll, killStarted, runCli } from './fixtures/cli-process.js';
-import type { ServedExample } from './fixtures/served-example.js';
-import { tempFolder } from './fixtures/temp-home.js';
+import { describe, expect, it } from 'vitest';
+import { type Approvers, twoOfThreeSuite } from './fixtures/approvers.js';
+import { CHILD_TEST_TIMEOUT_MS, runCli } from './fixtures/cli-process.js';
 import { runCliAtTerminal } from './fixtures/terminal.js';
 
-const folder = tempFolder();
+/** The agent, the shop, and Ana, Ben, Cy (listed) and Dee (not listed), each on a device. */
+const at = twoOfThreeSuite();
+const { folder } = at;
 /** The agent's device: its home, its wallet, the service it talks to. */
-const agentEnv = { PARLEY_HOME: folder.home };
+const agentEnv = at.env;
 const PROMPT = /Approve\? \[y\/N\] /;
-let shop: ServedExample;
-let url = '';
-/** Ana, Ben, Cy (listed) and Dee (not listed): each a home of their own, another device. */
-let people: Approvers;
 const homeOf = (who: keyof Approvers) => ({ PARLEY_HOME: join(folder.path, who) });
 const file = (name: string) => join(folder.path, name);
-
-beforeAll(async () => {
-  ({ people, shop } = await twoOfThreeAtShop(folder.path, agentEnv));
-  url = shop.addresses[0] as string;
-}, CHILD_TEST_TIMEOUT_MS);
-afterAll(async () => {
-  killStarted();
-  await shop?.stop();
-  killAll();
-  folder.remove();
-});
 
 /** An order proposal the agent was refused with consent_required (exit 3); its id. */
 async function refusedOrder(): Promise<string> {
   const intent = await runCli(
-    ['intent', url, 'shop.order', 'items:=[{"sku":"cab-1a","qty":1}]'],
+    ['intent', at.url, 'shop.order', 'items:=[{"sku":"cab-1a","qty":1}]'],
     agentEnv,
   );
   expect(intent.code).toBe(0);
   const proposal = /\[(p_[\w-]+)\]/.exec(intent.stdout)?.[1] as string;
-  const refused = await runCli(['commit', url, proposal], agentEnv);
+  const refused = await runCli(['commit', at.url, proposal], agentEnv);
   expect(refused.code).toBe(3);
   // §E4: the hint names both ways to approve: here with a key file, or from a device of one's own.
   expect(refused.stderr).toContain(
@@ -76,11 +61,11 @@ describe('§6.6, docs/extensions.md §E4: approving from another device', {
     const added = await runCli(['grants', 'add', file('ana.pg1')], agentEnv);
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(/^added to the wallet: consent grant \S+ from /);
-    expect(added.stdout).toContain(people.ana.key);
+    expect(added.stdout).toContain(at.people.ana.key);
     expect(added.stderr).toContain(`it approves proposal ${proposal}; commit again:`);
     const again = await runCli(['grants', 'add', file('ana.pg1')], agentEnv);
     expect(again.stdout).toMatch(/^already in the wallet: consent grant /);
-    const one = await runCli(['commit', url, proposal], agentEnv);
+    const one = await runCli(['commit', at.url, proposal], agentEnv);
     expect(one.code).toBe(3);
     expect(one.stdout).toMatch(/^✗ consent_required: 1 of 2 approvals/);
 
@@ -93,7 +78,7 @@ describe('§6.6, docs/extensions.md §E4: approving from another device', {
       readFileSync(file('ben.pg1'), 'utf8'),
     );
     expect(piped.code).toBe(0);
-    const done = await runCli(['commit', url, proposal], agentEnv);
+    const done = await runCli(['commit', at.url, proposal], agentEnv);
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/^✓ /);
   });

@@ -17,27 +17,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERAS, type Host, openHost } from '../../mcp/test/support/hosts.js';
 import { isToolError, textOf } from '../../mcp/test/support/results.js';
 import { loadAgent, loadPrincipal } from '../src/home/local-keys.js';
-import { type Approvers, twoOfThreeAtShop } from './fixtures/approvers.js';
-import {
-  CHILD_TEST_TIMEOUT_MS,
-  killAll,
-  killStarted,
-  NODE_ARGS,
-  runCli,
-} from './fixtures/cli-process.js';
-import type { ServedExample } from './fixtures/served-example.js';
-import { tempFolder } from './fixtures/temp-home.js';
+import { type Approvers, twoOfThreeSuite } from './fixtures/approvers.js';
+import { CHILD_TEST_TIMEOUT_MS, NODE_ARGS, runCli } from './fixtures/cli-process.js';
 import { runCliAtTerminal } from './fixtures/terminal.js';
 
-const folder = tempFolder();
-const env = { PARLEY_HOME: folder.home };
+/** The agent, the shop, and Ana, Ben, Cy (listed) and Dee (not listed), each a key of their own. */
+const at = twoOfThreeSuite(CHILD_TEST_TIMEOUT_MS * 2);
+const { folder, env } = at;
 const PROMPT = /Approve\? \[y\/N\] /;
 const SAY = (have: number) =>
   `Approvals: ${have} of 2 approvals so far, from 3 people listed; each person counts once`;
-let shop: ServedExample;
 let host: Host;
-/** Ana, Ben, Cy (listed) and Dee (not listed): each a principal key file of their own. */
-let people: Approvers;
 /** Whether Ana, at the host, approves what she is shown. */
 let anaSays: 'accept' | 'decline' = 'accept';
 
@@ -57,11 +47,11 @@ const order = async (sku: string): Promise<string> => {
   const { proposals } = intent.structuredContent as { proposals: { id: string }[] };
   return proposals[0]?.id ?? '';
 };
-const approveAs = (who: keyof typeof people, proposal: string) =>
-  runCliAtTerminal(['approve', proposal, '--principal', people[who].file], env, PROMPT, 'y');
+const approveAs = (who: keyof Approvers, proposal: string) =>
+  runCliAtTerminal(['approve', proposal, '--principal', at.people[who].file], env, PROMPT, 'y');
 /** Puts a consent grant signed by `who`'s key into the agent's wallet file, as any file edit. */
-const walletGets = async (who: keyof typeof people, consent: Consent, nonce: string) => {
-  const signer = await loadPrincipal(folder.home, people[who].file);
+const walletGets = async (who: keyof Approvers, consent: Consent, nonce: string) => {
+  const signer = await loadPrincipal(folder.home, at.people[who].file);
   const agent = await loadAgent(folder.home);
   // consentGrant refuses a key the request does not list; Dee's is signed with §6.6's caveats.
   const grant =
@@ -85,16 +75,6 @@ const walletGets = async (who: keyof typeof people, consent: Consent, nonce: str
   writeFileSync(path, JSON.stringify(wallet));
 };
 
-beforeAll(async () => {
-  ({ people, shop } = await twoOfThreeAtShop(folder.path, env));
-}, CHILD_TEST_TIMEOUT_MS * 2);
-afterAll(async () => {
-  killStarted();
-  await shop?.stop();
-  killAll();
-  folder.remove();
-});
-
 describe.each(ERAS)(
   'docs/extensions.md §E4 through MCP elicitation, 2 of 3, MCP %s host',
   {
@@ -110,8 +90,8 @@ describe.each(ERAS)(
           'mcp',
           '--principal-consent',
           '--principal',
-          people.ana.file,
-          shop.addresses[0] as string,
+          at.people.ana.file,
+          at.url,
         ],
         env,
         answer: () =>
@@ -142,7 +122,7 @@ describe.each(ERAS)(
       // Ana's key again (another grant of hers) and Dee's, whom the caveat does not list.
       const consent = (first.structuredContent as { consent: Consent }).consent;
       expect(consent.approvals).toEqual({
-        of: [people.ana.key, people.ben.key, people.cy.key],
+        of: [at.people.ana.key, at.people.ben.key, at.people.cy.key],
         need: 2,
         have: 1,
       });
@@ -223,7 +203,7 @@ describe.each(ERAS)(
 describe('parley mcp --principal', () => {
   it('refuses --principal without --principal-consent, in one sentence', async () => {
     const refused = await runCli(
-      ['mcp', '--principal', people.ana.file, 'parley://127.0.0.1:9'],
+      ['mcp', '--principal', at.people.ana.file, 'parley://127.0.0.1:9'],
       env,
     );
     expect(refused.code).toBe(2);
