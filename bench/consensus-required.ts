@@ -138,7 +138,21 @@ export class RequiredCoordinator {
     return this.#exchange(i, 'POST', path, body);
   }
 
-  #exchange(i: number, method: string, path: string, body: string): Promise<string> {
+  /**
+   * One request. Like any keep-alive client it sends again, once, a request that met a kept
+   * connection the delegate had just closed as idle (ours closes them after Node's 5 s): it never
+   * reached the delegate.
+   */
+  async #exchange(i: number, method: string, path: string, body: string): Promise<string> {
+    try {
+      return await this.#once(i, method, path, body);
+    } catch (error) {
+      if (!(error instanceof StaleSocket)) throw error;
+      return this.#once(i, method, path, body);
+    }
+  }
+
+  #once(i: number, method: string, path: string, body: string): Promise<string> {
     const d = this.#delegates[i] as RequiredDelegate;
     return new Promise((resolve, reject) => {
       const req = request(
@@ -162,12 +176,17 @@ export class RequiredCoordinator {
           });
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        reject(req.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocket() : error),
+      );
       if (method === 'POST') req.setHeader('Content-Length', Buffer.byteLength(body));
       req.end(method === 'POST' ? body : undefined);
     });
   }
 }
+
+/** A request sent on a kept connection the delegate had closed: it never reached the delegate. */
+class StaleSocket extends Error {}
 
 /**
  * A verdict's fields as the masked shape has them: the owner asked, a boolean, a score in

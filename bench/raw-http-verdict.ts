@@ -16,7 +16,10 @@ import type { AddressInfo } from 'node:net';
 const answer = Buffer.from(process.env.PARLEY_BENCH_ANSWER ?? '{}', 'utf8');
 const keys = process.env.PARLEY_BENCH_SIGN === '1' ? generateKeyPairSync('ed25519') : undefined;
 
-const server = createServer((req, res) => {
+// Connections are kept a minute, as the required delegates keep theirs: the raw client does not
+// send again a request that met a connection closed as idle (Node's default closes it after 5 s),
+// and the bench's turns leave each contender idle longer than that.
+const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
