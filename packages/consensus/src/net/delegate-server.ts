@@ -1,9 +1,9 @@
-import nodeCrypto, { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Verdict } from '../decision/verdict.js';
 import { formatPyFloat } from '../py-json/float-repr.js';
 import { type PyObject, type PyValue, pyFloat } from '../py-json/value.js';
+import { BearerCheck } from './bearer-check.js';
 import type { Answer, Delegate, Refusal } from './delegate.js';
 import { KnownOptions } from './known-options.js';
 import { type RateLimit, RateLimiter } from './rate-limiter.js';
@@ -122,16 +122,16 @@ interface HandlerSetup {
 const ALL = 'all';
 
 function handler(delegate: Delegate, setup: HandlerSetup) {
-  const expected = setup.token === null ? null : digest(`Bearer ${setup.token}`);
+  const bearer = setup.token === null ? null : new BearerCheck(setup.token);
   const card = wireText(delegate.card() as unknown as PyValue);
-  const known = new KnownOptions();
+  const answering: Answering = { delegate, known: new KnownOptions(), log: setup.log };
   /** Answers what can be answered before the body is read; the route to go on with, or null. */
   const screen = (req: IncomingMessage, res: ServerResponse): 'consider' | 'session' | null => {
     const route = routeOf(req);
     if (route === null) reject(res, 404, WIRE_ERRORS.notFound);
     else if (route === 'card') send(res, 200, card);
     else {
-      const authorized = expected === null || bearerMatches(req.headers.authorization, expected);
+      const authorized = bearer === null || bearer.matches(req.headers.authorization);
       const rate = (authorized ? setup.limiter : setup.failed)?.allow(ALL) ?? { allowed: true };
       const declared = declaredLength(req);
       if (!rate.allowed) {
@@ -159,34 +159,59 @@ function handler(delegate: Delegate, setup: HandlerSetup) {
     readBody(
       req,
       capOf(route),
-      (body) => {
-        if (body === null) {
-          reject(res, 413, WIRE_ERRORS.tooLarge);
-          return;
-        }
-        // One turn, no promise, when the key signs synchronously (node:crypto does).
-        const fail = (error: unknown) => {
-          // A bug, not the client's fault; still never a 5xx, and never the error on the wire.
-          setup.log(`unexpected failure answering ${req.url}: ${messageOf(error)}`);
-          reject(res, 400, WIRE_ERRORS.badOption);
-        };
-        let answered: Answered | Promise<Answered>;
-        try {
-          answered =
-            route === 'consider'
-              ? consider(delegate, body, known, setup.log)
-              : openSession(delegate, body, setup.log);
-        } catch (error) {
-          fail(error);
-          return;
-        }
-        if (answered instanceof Promise) {
-          answered.then(([status, text]) => send(res, status, text), fail);
-        } else send(res, answered[0], answered[1]);
-      },
+      (body) => answerBody(answering, route, body, req, res),
       () => res.destroy(),
     );
   };
+}
+
+/** What answering a request needs, made once per server. */
+interface Answering {
+  readonly delegate: Delegate;
+  readonly known: KnownOptions;
+  readonly log: (line: string) => void;
+}
+
+/** Answers a request whose body was read (null: it passed the cap). */
+function answerBody(
+  { delegate, known, log }: Answering,
+  route: 'consider' | 'session',
+  body: Uint8Array | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  if (body === null) {
+    reject(res, 413, WIRE_ERRORS.tooLarge);
+    return;
+  }
+  // One turn, no promise, when the key signs synchronously (node:crypto does).
+  let answered: Answered | Promise<Answered>;
+  try {
+    answered =
+      route === 'consider'
+        ? consider(delegate, body, known, log)
+        : openSession(delegate, body, log);
+  } catch (error) {
+    failedAnswer(req, res, log, error);
+    return;
+  }
+  if (answered instanceof Promise) {
+    answered.then(
+      ([status, text]) => send(res, status, text),
+      (error) => failedAnswer(req, res, log, error),
+    );
+  } else send(res, answered[0], answered[1]);
+}
+
+/** A bug, not the client's fault: still never a 5xx, and never the error on the wire. */
+function failedAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (line: string) => void,
+  error: unknown,
+): void {
+  log(`unexpected failure answering ${req.url}: ${messageOf(error)}`);
+  reject(res, 400, WIRE_ERRORS.badOption);
 }
 
 function capOf(route: 'consider' | 'session'): number {
@@ -334,43 +359,29 @@ function readBody(
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
-  const onData = (chunk: Buffer) => {
+  // `on`, not `once`: `settled` lets each act once, and `once` would wrap every listener again.
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
     size += chunk.length;
     if (size > cap) {
-      req.removeListener('data', onData);
-      req.pause();
       settled = true;
+      req.pause();
       done(null);
       return;
     }
     chunks.push(chunk);
-  };
-  req.on('data', onData);
-  req.once('end', () => {
+  });
+  req.on('end', () => {
     if (settled) return;
     settled = true;
     // A body that came in one chunk is that chunk.
     done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   });
-  req.once('error', () => {
+  req.on('error', () => {
     if (settled) return;
     settled = true;
     failed();
   });
-}
-
-function bearerMatches(header: string | undefined, expected: Buffer): boolean {
-  // Equal-length digests, compared in constant time: the comparison says nothing of the token.
-  return header !== undefined && timingSafeEqual(digest(header), expected);
-}
-
-// One-shot hashing (Node >= 20.12) skips building a Hash object for every request.
-const oneShotHash = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
-
-function digest(text: string): Buffer {
-  return oneShotHash === undefined
-    ? createHash('sha256').update(text, 'utf8').digest()
-    : oneShotHash('sha256', text, 'buffer');
 }
 
 function send(res: ServerResponse, status: number, text: string): void {

@@ -216,7 +216,13 @@ export class Delegate {
     const pubkey_hex = this.pubkeyHex;
     // `signHex`, in the same turn when the port signs synchronously.
     return signed instanceof Promise
-      ? signed.then((sig) => ({ ...verdict, sig: toHex(sig), pubkey_hex }))
-      : { ...verdict, sig: toHex(signed), pubkey_hex };
+      ? signed.then((sig) => withSignature(verdict, sig, pubkey_hex))
+      : withSignature(verdict, signed, pubkey_hex);
   }
+}
+
+/** The masked verdict with its signature and the key that made it. */
+function withSignature(verdict: Verdict, sig: Uint8Array, pubkey_hex: string | null): Verdict {
+  const { owner, acceptable, score, reason } = verdict;
+  return { owner, acceptable, score, reason, sig: toHex(sig), pubkey_hex };
 }

@@ -101,7 +101,12 @@ export function readSessionRequest(
   }
   return {
     ok: true,
-    session: { nonce, roster: pins, options_sha256: hashOptionList(optionHashes) },
+    // Frozen, so every verdict signed in it writes its fields once (see `verdictPayload`).
+    session: Object.freeze({
+      nonce,
+      roster: Object.freeze(pins),
+      options_sha256: hashOptionList(optionHashes),
+    }),
     optionHashes,
   };
 }

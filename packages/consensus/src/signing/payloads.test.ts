@@ -4,7 +4,7 @@ import type { Verdict } from '../decision/verdict.js';
 import { pyDumps } from '../py-json/dumps.js';
 import { type PyValue, pyFloat } from '../py-json/value.js';
 import { optionPayloadText, VERDICT_V1, VERDICT_V2, verdictPayload } from './payloads.js';
-import type { Session } from './session.js';
+import { createSession, type Session } from './session.js';
 
 type Scored = Pick<Verdict, 'owner' | 'acceptable' | 'score' | 'reason'>;
 
@@ -95,6 +95,22 @@ describe('verdictPayload: field by field, byte for byte the whole-body text (§ 
     check();
     delete s.options_sha256;
     check();
+  });
+
+  it('trusts a session frozen when first written, and checks one frozen only later', () => {
+    const v: Scored = { owner: 'ana', acceptable: true, score: 0.5, reason: 'ok' };
+    const frozen = createSession({ ana: 'aa'.repeat(32) }, 'n1');
+    expect(Object.isFrozen(frozen) && Object.isFrozen(frozen.roster)).toBe(true);
+    expect(text(verdictPayload({ a: 1 }, v, frozen))).toBe(definition({ a: 1 }, v, frozen));
+    expect(text(verdictPayload({ a: 1 }, v, frozen))).toBe(definition({ a: 1 }, v, frozen));
+    // Written while it could change, changed, then frozen: the parts are written anew.
+    const roster: Record<string, string> = { ana: 'aa' };
+    const late = { nonce: 'n1', roster };
+    expect(text(verdictPayload({ a: 1 }, v, late))).toBe(definition({ a: 1 }, v, late));
+    roster.ana = 'a2';
+    Object.freeze(roster);
+    Object.freeze(late);
+    expect(text(verdictPayload({ a: 1 }, v, late))).toBe(definition({ a: 1 }, v, late));
   });
 
   it('leaves what is not a well-typed verdict to the general writer, errors and all', () => {

@@ -125,14 +125,19 @@ interface SessionParts {
   readonly roster: string;
   /** What they were written from: a session whose fields changed since is written anew. */
   readonly from: { nonce: string; optionsSha256: unknown; roster: [string, unknown][] };
+  /** Whether the session and its roster were frozen then: if so, they are what they were. */
+  readonly frozen: boolean;
 }
 
 const writtenSessions = new WeakMap<Session, SessionParts>();
 
 function sessionParts(session: Session): SessionParts {
   if (typeof session.nonce !== 'string') throw new TypeError('a session nonce is a string');
-  const roster = Object.entries(session.roster);
   const known = writtenSessions.get(session);
+  // A session frozen when its parts were written (as `createSession` and a delegate's sessions
+  // are) cannot have changed since.
+  if (known?.frozen === true) return known;
+  const roster = Object.entries(session.roster);
   if (known !== undefined && sameSource(known.from, session, roster)) return known;
   const optionsSha256 = session.options_sha256;
   const parts: SessionParts = {
@@ -141,6 +146,7 @@ function sessionParts(session: Session): SessionParts {
       optionsSha256 === undefined ? '' : `"options_sha256": ${pyDumpsNested(optionsSha256, 1)}, `,
     roster: `"roster": ${pyDumpsNested({ ...session.roster }, 1)}, `,
     from: { nonce: session.nonce, optionsSha256, roster },
+    frozen: Object.isFrozen(session) && Object.isFrozen(session.roster),
   };
   writtenSessions.set(session, parts);
   return parts;

@@ -22,7 +22,8 @@ const NONCE_BYTES = 32;
 
 /**
  * A session with a fresh random nonce (or the one given) over this owner -> key roster, bound to
- * `options` when they are given (a delegate then answers about those options only).
+ * `options` when they are given (a delegate then answers about those options only). It is frozen:
+ * every payload signed or checked in it writes its fields once.
  */
 export function createSession(
   roster: Readonly<Record<string, KeyPair | Uint8Array | string>>,
@@ -31,7 +32,8 @@ export function createSession(
 ): Session {
   if (typeof nonce !== 'string' || nonce === '')
     throw new ConsensusError('bad_value', 'a session nonce is a non-empty string');
-  const pins = rosterHex(roster);
-  if (options === undefined) return { nonce, roster: pins };
-  return { nonce, roster: pins, options_sha256: hashOptionList(options.map(hashOption)) };
+  const pins = Object.freeze(rosterHex(roster));
+  if (options === undefined) return Object.freeze({ nonce, roster: pins });
+  const options_sha256 = hashOptionList(options.map(hashOption));
+  return Object.freeze({ nonce, roster: pins, options_sha256 });
 }
