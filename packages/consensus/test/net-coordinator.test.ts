@@ -15,6 +15,7 @@ import {
   verifyReceipt,
 } from '../src/index.js';
 import {
+  AskedOption,
   Delegate,
   DelegateError,
   type DelegateServer,
@@ -147,7 +148,7 @@ describe('the remote agent against a hostile or broken delegate (client.py, and 
     }
   });
 
-  it('checks a verdict over the option text it is given, as a run passes each option written once', async () => {
+  it('checks a verdict over the text its AskedOption brings, as a run writes each option once', async () => {
     const key = await testKey(1);
     const card = { ...CARD, pubkey_hex: publicKeyHex(key) };
     const genuine = await new SigningAgent<PyObject>(
@@ -157,11 +158,11 @@ describe('the remote agent against a hostile or broken delegate (client.py, and 
     ).consider({ day: 'tue' });
     const agent = await RemoteAgent.discover(await fake({ card, consider: () => genuine }));
     onTestFinished(() => agent.close());
-    const tue = optionPayloadText({ day: 'tue' });
-    expect((await agent.consider({ day: 'tue' }, tue)).sig).toBe(genuine.sig);
+    const tue = new AskedOption({ day: 'tue' }, optionPayloadText({ day: 'tue' }));
+    expect((await agent.consider(tue)).sig).toBe(genuine.sig);
     // The text is what the signature is checked over: another option's text fails it.
     await expect(
-      agent.consider({ day: 'tue' }, optionPayloadText({ day: 'wed' })),
+      agent.consider(new AskedOption({ day: 'tue' }, optionPayloadText({ day: 'wed' }))),
     ).rejects.toMatchObject({ failure: { owner: 'Ana', kind: 'signature' } });
   });
 

@@ -223,6 +223,7 @@ export {
   sign,
   utf8,
   verify,
+  verifyNow,
 } from './keys.js';
 export { EFFECT_SYMBOLS, renderEffect } from './lens/effect.js';
 export { renderValue } from './lens/lean.js';

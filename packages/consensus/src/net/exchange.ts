@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { MAX_ANSWER_BYTES } from './wire.js';
 
 /** One HTTP exchange with a delegate: its answer, or why there was none. */
@@ -38,71 +39,99 @@ export function delegatePool(url: URL, sockets: number): HttpAgent {
  * and the run would fail rather than count an option twice). Each such try uses up one closed
  * connection, so after as many tries as the pool holds connections the next one is new.
  */
-export async function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
+export function exchange(url: URL, request: ExchangeRequest): Promise<Exchange> {
   const stale = Number.isFinite(request.agent.maxSockets) ? request.agent.maxSockets : 1;
-  for (let tries = 0; ; tries++) {
-    const sent = await attempt(url, request);
-    if (!sent.retry || tries >= stale) return sent.exchange;
-  }
+  const target = targetOf(url);
+  return new Promise((resolve) => attempt(target, request, stale, resolve));
 }
 
+/** Where a request goes: the parts of `urlToHttpOptions(url)` that node:http reads. */
+interface Target {
+  readonly protocol: string | null | undefined;
+  readonly hostname: string | null | undefined;
+  readonly port: string | number | null | undefined;
+  readonly path: string | null | undefined;
+  readonly auth: string | null | undefined;
+}
+
+/** Each URL object's target, made once: node:http would read the URL again for every request. */
+const targets = new WeakMap<URL, Target>();
+
+function targetOf(url: URL): Target {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+    target = { protocol, hostname, port, path, auth };
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/** One try; `triesLeft` more after this one for a request that met a closed connection. */
 function attempt(
-  url: URL,
-  { method, body, token, timeoutMs, agent }: ExchangeRequest,
-): Promise<{ exchange: Exchange; retry: boolean }> {
+  target: Target,
+  request: ExchangeRequest,
+  triesLeft: number,
+  resolve: (exchange: Exchange) => void,
+): void {
+  const { method, body, token, timeoutMs, agent } = request;
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body, 'utf8'));
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (exchange: Exchange, retry = false) => {
-      if (settled) return;
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  let settled = false;
+  const finish = (exchange: Exchange) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    resolve(exchange);
+  };
+  const { protocol, hostname, port, path, auth } = target;
+  const req = send({ protocol, hostname, port, path, auth, method, headers, agent });
+  const timer = setTimeout(() => {
+    finish({ ok: false, kind: 'timeout', detail: `no answer within ${timeoutMs} ms` });
+    req.destroy();
+  }, timeoutMs);
+  req.on('error', (error: NodeJS.ErrnoException) => {
+    if (req.reusedSocket && error.code === 'ECONNRESET' && triesLeft > 0 && !settled) {
       settled = true;
       clearTimeout(timer);
-      resolve({ exchange, retry });
-    };
-    const req = send(url, { method, headers, agent });
-    const timer = setTimeout(() => {
-      finish({ ok: false, kind: 'timeout', detail: `no answer within ${timeoutMs} ms` });
-      req.destroy();
-    }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const stale = req.reusedSocket && error.code === 'ECONNRESET';
-      finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }, stale);
-    });
-    req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) {
-          finish({
-            ok: false,
-            kind: 'malformed',
-            detail: `an answer over ${MAX_ANSWER_BYTES} bytes`,
-          });
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('end', () =>
-        finish({
-          ok: true,
-          status: res.statusCode ?? 0,
-          text: Buffer.concat(chunks).toString('utf8'),
-          keptAlive: keepsConnection(res),
-        }),
-      );
-      res.on('error', (error) =>
-        finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }),
-      );
-    });
-    // A string body goes out in one write with the headers (a Buffer would take a second one).
-    if (body === undefined) req.end();
-    else req.end(body, 'utf8');
+      attempt(target, request, triesLeft - 1, resolve);
+      return;
+    }
+    finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) });
   });
+  req.on('response', (res: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        finish({
+          ok: false,
+          kind: 'malformed',
+          detail: `an answer over ${MAX_ANSWER_BYTES} bytes`,
+        });
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on('end', () =>
+      finish({
+        ok: true,
+        status: res.statusCode ?? 0,
+        text: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString(),
+        keptAlive: keepsConnection(res),
+      }),
+    );
+    res.on('error', (error) =>
+      finish({ ok: false, kind: 'unreachable', detail: connectionProblem(error) }),
+    );
+  });
+  // A string body goes out in one write with the headers (a Buffer would take a second one).
+  if (body === undefined) req.end();
+  else req.end(body, 'utf8');
 }
 
 /**

@@ -1,3 +1,4 @@
+export { AskedOption } from './asked-option.js';
 export {
   type Answer,
   Delegate,

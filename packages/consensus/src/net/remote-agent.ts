@@ -2,13 +2,15 @@ import type { Agent as HttpAgent } from 'node:http';
 import type { AsyncAgentLike } from '../decision/agent.js';
 import type { Verdict } from '../decision/verdict.js';
 import { floatValue, getOwn, type PyObject, type PyValue } from '../py-json/value.js';
-import { verifyHex } from '../signing/keys.js';
+import { verifyHexNow } from '../signing/keys.js';
 import { verdictPayload } from '../signing/payloads.js';
 import type { Session } from '../signing/session.js';
+import { AskedOption } from './asked-option.js';
 import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type FailureKind } from './delegate-failure.js';
 import { delegatePool, type Exchange, exchange } from './exchange.js';
 import { FreshLanes, freshCapable, freshExchange } from './fresh-exchange.js';
+import { verdictFields } from './verdict-fields.js';
 import {
   CARD_PATH,
   CONSIDER_PATH,
@@ -157,7 +159,7 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
    * asked for, and checked, as `verdict/0.2` in it.
    */
   async openSession(session: Session, optionHashes: readonly string[]): Promise<void> {
-    const answer = await this.#post(SESSION_PATH, sessionRequest(session, optionHashes));
+    const answer = await this.#post(SESSION_PATH, wireText(sessionRequest(session, optionHashes)));
     const body = readObject(okText(answer, this.url, this.owner, 'the session'));
     if (body === null || getOwn(body, 'session') !== session.nonce) {
       throw failure(this.url, this.owner, 'malformed', 'did not acknowledge the session');
@@ -166,17 +168,17 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
   }
 
   /**
-   * Asks about `option` and checks the verdict. `optionText`, when given, must be
-   * `optionPayloadText(option)`: a run asking every delegate about one option writes it once.
+   * Asks about `option` and checks the verdict. An `AskedOption` brings the option's texts written
+   * once: a run asking every delegate about one option does not write them again for each.
    */
-  async consider(option: PyObject, optionText?: string): Promise<Verdict> {
-    const request: Record<string, PyValue> = { option };
-    if (this.#session !== undefined) request.session = this.#session.nonce;
-    const answer = await this.#post(CONSIDER_PATH, request);
+  async consider(option: PyObject | AskedOption): Promise<Verdict> {
+    const asked = option instanceof AskedOption ? option : new AskedOption(option);
+    const answer = await this.#post(CONSIDER_PATH, asked.body(this.#session?.nonce ?? null));
     const verdict = this.#readVerdict(okText(answer, this.url, this.owner, 'a verdict'));
     if (this.pubkeyHex !== null) {
-      const payload = verdictPayload(option, verdict, this.#session, optionText);
-      if (!(await verifyHex(this.pubkeyHex, payload, verdict.sig ?? ''))) {
+      const payload = verdictPayload(asked.option, verdict, this.#session, asked.text);
+      const valid = verifyHexNow(this.pubkeyHex, payload, verdict.sig ?? '');
+      if (!(typeof valid === 'boolean' ? valid : await valid)) {
         const scope = this.#session === undefined ? 'verdict/0.1' : 'verdict/0.2 in this session';
         throw failure(
           this.url,
@@ -194,22 +196,19 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
     if (this.#own) this.#way.destroy();
   }
 
-  #post(path: string, body: PyValue): Promise<Exchange> {
+  /** POSTs `body`, JSON text as the reference writes it, to `path`. */
+  #post(path: string, body: string): Promise<Exchange> {
     let url = this.#urls.get(path);
     if (url === undefined) {
       url = new URL(path.slice(1), this.#base);
       this.#urls.set(path, url);
     }
-    const request = {
-      method: 'POST',
-      body: wireText(body),
-      token: this.#token,
-      timeoutMs: this.#timeoutMs,
-    } as const;
+    const token = this.#token;
+    const timeoutMs = this.#timeoutMs;
     const way = this.#way;
     return way instanceof FreshLanes
-      ? freshExchange(url, { ...request, lanes: way })
-      : exchange(url, { ...request, agent: way });
+      ? freshExchange(url, { method: 'POST', body, token, timeoutMs, lanes: way })
+      : exchange(url, { method: 'POST', body, token, timeoutMs, agent: way });
   }
 
   /**
@@ -219,22 +218,20 @@ export class RemoteAgent implements AsyncAgentLike<PyObject> {
    */
   #readVerdict(text: string): Verdict {
     const bad = (why: string) => failure(this.url, this.owner, 'malformed', why);
-    const d = readObject(text);
+    const d = verdictFields(text);
     if (d === null) throw bad('did not answer with a JSON object');
-    const owner = getOwn(d, 'owner');
-    const acceptable = getOwn(d, 'acceptable');
-    const reason = getOwn(d, 'reason');
+    const { owner, acceptable, reason } = d;
     if (owner !== this.owner) throw bad('answered for another owner than its card names');
     if (typeof acceptable !== 'boolean') throw bad('sent an "acceptable" that is not a boolean');
-    const value = floatValue(getOwn(d, 'score'));
+    const value = floatValue(d.score);
     if (value === null || !(value >= 0 && value <= 1)) {
       throw bad('sent a score that is not a float from 0.0 to 1.0');
     }
     if (reason !== (acceptable ? 'ok' : 'red-line')) {
       throw bad('sent a reason other than "ok" for acceptable and "red-line" otherwise');
     }
-    const sig = getOwn(d, 'sig') ?? null;
-    const key = getOwn(d, 'pubkey_hex') ?? null;
+    const sig = d.sig ?? null;
+    const key = d.pubkey_hex ?? null;
     if ((sig !== null && typeof sig !== 'string') || (key !== null && typeof key !== 'string')) {
       throw bad('sent a sig or pubkey_hex that is not a string');
     }

@@ -5,10 +5,11 @@ import { ConsensusError } from '../errors.js';
 import { isPyObject, type PyObject, unhashable } from '../py-json/value.js';
 import { makeReceipt, type Receipt } from '../receipt/receipt.js';
 import { rosterHex } from '../signing/keys.js';
-import { payloadTextOf, VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js';
+import { VERDICT_V1, VERDICT_V2, type VerdictKind } from '../signing/payloads.js';
 import { createSession, type Session } from '../signing/session.js';
 import { hashOption, hashOptionText } from '../signing/session-options.js';
 import { MAX_OPTIONS } from '../spec/limits.js';
+import { AskedOption } from './asked-option.js';
 import type { DelegateConnections } from './delegate-connections.js';
 import { DelegateError, type DelegateFailure } from './delegate-failure.js';
 import {
@@ -156,28 +157,28 @@ export async function runAcrossDelegates(
             settings.nonce,
             options,
           );
-    // Each option's canonical text is written once, for its hash and for every verdict on it.
-    const texts = options.map(payloadTextOf);
-    const hashes = options.map((option, i) => {
-      const text = texts[i];
-      return text === undefined ? hashOption(option) : hashOptionText(text);
-    });
-    checkWireSize(options, session, hashes);
+    // Each option's texts are written once: its canonical text, for its hash and for every
+    // verdict on it, and its `/consider` body, for every delegate asked about it.
+    const asked = options.map((option) => new AskedOption(option));
+    const hashes = asked.map(({ option, text }) =>
+      text === undefined ? hashOption(option) : hashOptionText(text),
+    );
+    checkWireSize(asked, session, hashes);
     if (session !== null) {
       const opened = await Promise.allSettled(bound.map((a) => a.openSession(session, hashes)));
       const refused = opened.flatMap((o) => (o.status === 'rejected' ? [failureOf(o.reason)] : []));
       if (refused.length > 0) return { ok: false, failures: refused, delegates };
     }
 
-    const asked = observed(agents, options, texts, settings.onProgress);
+    const watched = observed(agents, asked, settings.onProgress);
     let result: ConsensusResult<PyObject>;
     try {
-      result = await runConsensusAsync(asked.agents, options, 'egalitarian', {
+      result = await runConsensusAsync(watched.agents, options, 'egalitarian', {
         concurrency: (settings.concurrency ?? DEFAULT_CONCURRENCY) * agents.length,
       });
     } catch (error) {
       if (!(error instanceof DelegateError)) throw error;
-      return { ok: false, failures: asked.failures, delegates };
+      return { ok: false, failures: watched.failures, delegates };
     }
     const roster =
       pins ??
@@ -273,31 +274,31 @@ function rosterFailures(
  * The agents as the engine sees them, counting answers for `onProgress` and keeping every
  * failure with the position of the option it was about (the engine stops at the first, but the
  * calls already in flight to other delegates may fail too, and each is reported). Each ask
- * carries the option's text from `texts`, so a verdict's payload does not write it again.
+ * carries the option's texts from `asked`, so no delegate's ask writes them again.
  */
 function observed(
   agents: readonly RemoteAgent[],
-  options: readonly PyObject[],
-  texts: readonly (string | undefined)[],
+  asked: readonly AskedOption[],
   onProgress: ((done: number, total: number) => void) | undefined,
 ): { agents: AsyncAgentLike<PyObject>[]; failures: DelegateFailure[] } {
   const failures: DelegateFailure[] = [];
   const failed = new Set<string>();
-  const total = agents.length * options.length;
-  // The engine asks about these very objects: each is looked up by identity for its text.
-  const textOf = new Map(options.map((option, i) => [option, texts[i]]));
+  const total = agents.length * asked.length;
+  // The engine asks about the very objects `asked` was made from: each is found by identity.
+  const askedAbout = new Map(asked.map((a) => [a.option, a]));
   let done = 0;
   const wrapped = agents.map((agent) => ({
     owner: agent.owner,
     consider: async (option: PyObject): Promise<Verdict> => {
       try {
-        const verdict = await agent.consider(option, textOf.get(option));
+        const verdict = await agent.consider(askedAbout.get(option) ?? option);
         onProgress?.(++done, total);
         return verdict;
       } catch (error) {
         if (error instanceof DelegateError && !failed.has(agent.owner)) {
           failed.add(agent.owner);
-          failures.push({ ...error.failure, option: options.indexOf(option) });
+          const at = asked.findIndex((a) => a.option === option);
+          failures.push({ ...error.failure, option: at });
         }
         throw error;
       }
@@ -331,12 +332,12 @@ function checkOptions(options: readonly PyObject[]): void {
  * `/session` body (the roster and every option's hash) must fit its own.
  */
 function checkWireSize(
-  options: readonly PyObject[],
+  asked: readonly AskedOption[],
   session: Session | null,
   hashes: readonly string[],
 ): void {
-  for (const [i, option] of options.entries()) {
-    const body = wireText(session === null ? { option } : { option, session: session.nonce });
+  for (const [i, option] of asked.entries()) {
+    const body = option.body(session === null ? null : session.nonce);
     const bytes = Buffer.byteLength(body);
     if (bytes > MAX_BODY) {
       throw new ConsensusError(
