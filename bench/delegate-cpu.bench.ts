@@ -26,7 +26,7 @@ if (!existsSync('/proc/self/stat')) {
 
 const c = await import('@parley/consensus');
 const net = await import('@parley/consensus/net');
-const { keyPairFromSeed, publicKeyString } = await import('@parley/protocol');
+const { keyPairFromSeed } = await import('@parley/protocol');
 const { writeKeyFile } = await import('../packages/cli/src/home/key-file.js');
 
 const OPTIONS = 50;
@@ -37,11 +37,16 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const DECISIONS = 100;
 const CLI = fileURLToPath(new URL('../packages/cli/src/bin.ts', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-http-verdict.ts', import.meta.url));
+const REQUIRED = fileURLToPath(new URL('./raw-http-required.ts', import.meta.url));
 const TOKEN = 'bench-token';
 
 const spec = c.readSpec(specAt(OPTIONS, PARTIES));
 const folder = mkdtempSync(join(tmpdir(), 'parley-bench-delegate-'));
 const children: ChildProcess[] = [];
+// A bench that fails part way still ends the processes it started.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
 
 /** Starts a child under the source condition and resolves with the first line it prints. */
 function start(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -54,7 +59,7 @@ const keys = await Promise.all(
   spec.parties.map((_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1))),
 );
 const roster = Object.fromEntries(
-  spec.parties.map((p, i) => [p.owner, publicKeyString(keys[i] as never)]),
+  spec.parties.map((p, i) => [p.owner, c.publicKeyHex(keys[i] as never)]),
 );
 const partyFile = join(folder, 'party.json');
 const keyFile = join(folder, 'key.json');
@@ -151,6 +156,27 @@ const [, answer] = await post(
 );
 const rawLine = await start([RAW], { PARLEY_BENCH_ANSWER: answer, PARLEY_BENCH_SIGN: '1' });
 const signed = server('signed raw', rawLine.split(' ')[0] ?? '');
+// The required delegate (raw-http-required.ts): the same party, key and card, doing the least a
+// `parley/0.2` delegate must, so ours over it is what is ours.
+const card = await new Promise<string>((resolve, reject) => {
+  request({ host: '127.0.0.1', port: delegate.port, path: '/card' }, (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    res.on('end', () => resolve(text));
+  })
+    .on('error', reject)
+    .end();
+});
+const requiredPort = await start([REQUIRED], {
+  PARLEY_BENCH_PARTY: c.pyDumps(c.partyToDict(spec.parties[0] as never)),
+  PARLEY_BENCH_SEED: Buffer.alloc(32, 1).toString('hex'),
+  PARLEY_BENCH_CARD: card,
+  PARLEY_BENCH_TOKEN: TOKEN,
+});
+const required = server('required delegate', requiredPort);
+const servers = [delegate, signed, required];
 
 const ticks = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -159,11 +185,11 @@ const ticks = (pid: number) => {
 const TICK_US = 10_000;
 const REQUESTS = DECISIONS * (1 + OPTIONS);
 
-for (const to of [delegate, signed]) for (let i = 0; i < 60; i++) await decision(to);
-const rounds: [number, number][] = [];
+for (const to of servers) for (let i = 0; i < 60; i++) await decision(to);
+const rounds: number[][] = [];
 for (let r = 0; r < ROUNDS; r++) {
-  const row = [0, 0] as [number, number];
-  for (const [i, to] of [delegate, signed].entries()) {
+  const row = servers.map(() => 0);
+  for (const [i, to] of servers.entries()) {
     const before = ticks(to.pid);
     for (let d = 0; d < DECISIONS; d++) await decision(to);
     row[i] = ((ticks(to.pid) - before) * TICK_US) / REQUESTS;
@@ -171,11 +197,13 @@ for (let r = 0; r < ROUNDS; r++) {
   rounds.push(row);
 }
 const middle = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-const [mine, theirs] = [middle(rounds.map((r) => r[0])), middle(rounds.map((r) => r[1]))];
+/** Server `i`'s median CPU per request, and the median of ours over it, round by round. */
+const cpuOf = (i: number) => middle(rounds.map((r) => r[i] ?? NaN)).toFixed(1);
+const oursOver = (i: number) => middle(rounds.map((r) => (r[0] ?? NaN) / (r[i] ?? NaN))).toFixed(2);
 console.log(
-  `delegate CPU per request, ${ROUNDS} rounds of ${DECISIONS} decisions (1 /session + ${OPTIONS} /consider, ${IN_FLIGHT} in flight), median: delegate ${mine.toFixed(1)} µs, signing raw server ${theirs.toFixed(1)} µs, ratio ${middle(rounds.map((r) => r[0] / r[1])).toFixed(2)} (median of paired rounds)`,
+  `delegate CPU per request, ${ROUNDS} rounds of ${DECISIONS} decisions (1 /session + ${OPTIONS} /consider, ${IN_FLIGHT} in flight), median: delegate ${cpuOf(0)} µs, signing raw server ${cpuOf(1)} µs, ratio ${oursOver(1)} (median of paired rounds); the required delegate ${cpuOf(2)} µs, ours over it ${oursOver(2)}`,
 );
 
-for (const to of [delegate, signed]) to.agent.destroy();
+for (const to of servers) to.agent.destroy();
 for (const child of children) child.kill('SIGTERM');
 rmSync(folder, { recursive: true, force: true });
