@@ -58,3 +58,13 @@ export function firstLineOf(
     });
   });
 }
+
+/**
+ * Ends every process in `children` (as they stand then) when this process exits, so a bench that
+ * fails part way leaves nothing running.
+ */
+export function endOnExit(children: readonly ChildProcess[]): void {
+  process.on('exit', () => {
+    for (const child of children) child.kill('SIGTERM');
+  });
+}

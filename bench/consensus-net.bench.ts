@@ -27,7 +27,7 @@ import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLineOf } from './child-start.js';
+import { endOnExit, firstLineOf } from './child-start.js';
 import { RequiredCoordinator } from './consensus-required.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
@@ -55,10 +55,7 @@ const LOADER = ['--conditions=source', '--import', 'tsx'];
 const spec = c.readSpec(specAt(OPTIONS, PARTIES));
 const folder = mkdtempSync(join(tmpdir(), 'parley-bench-net-'));
 const children: ChildProcess[] = [];
-// A bench that fails part way still ends the processes it started.
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGTERM');
-});
+endOnExit(children);
 
 /**
  * Starts a child and resolves with the first line it prints. Its stderr is shown but for the

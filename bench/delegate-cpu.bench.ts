@@ -14,7 +14,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstLineOf } from './child-start.js';
+import { endOnExit, firstLineOf } from './child-start.js';
 import { specAt } from './decision-spec.js';
 import { measureSource } from './measure-source.js';
 
@@ -43,10 +43,7 @@ const TOKEN = 'bench-token';
 const spec = c.readSpec(specAt(OPTIONS, PARTIES));
 const folder = mkdtempSync(join(tmpdir(), 'parley-bench-delegate-'));
 const children: ChildProcess[] = [];
-// A bench that fails part way still ends the processes it started.
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGTERM');
-});
+endOnExit(children);
 
 /** Starts a child under the source condition and resolves with the first line it prints. */
 function start(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -99,17 +96,20 @@ const server = (name: string, port: string): Server => ({
 });
 const delegate = server('delegate', delegateUrl.port);
 
-/** One POST; resolves with the status and the answer's text. */
-function post(to: Server, path: string, body: string): Promise<[number, string]> {
+/** One POST (a GET without `body`); resolves with the status and the answer's text. */
+function post(to: Server, path: string, body?: string): Promise<[number, string]> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port: to.port,
         path,
-        method: 'POST',
+        method: body === undefined ? 'GET' : 'POST',
         agent: to.agent,
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
+        headers:
+          body === undefined
+            ? {}
+            : { Authorization: `Bearer ${TOKEN}`, 'Content-Length': Buffer.byteLength(body) },
       },
       (res) => {
         let text = '';
@@ -158,17 +158,7 @@ const rawLine = await start([RAW], { PARLEY_BENCH_ANSWER: answer, PARLEY_BENCH_S
 const signed = server('signed raw', rawLine.split(' ')[0] ?? '');
 // The required delegate (raw-http-required.ts): the same party, key and card, doing the least a
 // `parley/0.2` delegate must, so ours over it is what is ours.
-const card = await new Promise<string>((resolve, reject) => {
-  request({ host: '127.0.0.1', port: delegate.port, path: '/card' }, (res) => {
-    let text = '';
-    res.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-    });
-    res.on('end', () => resolve(text));
-  })
-    .on('error', reject)
-    .end();
-});
+const [, card] = await post(delegate, '/card');
 const requiredPort = await start([REQUIRED], {
   PARLEY_BENCH_PARTY: c.pyDumps(c.partyToDict(spec.parties[0] as never)),
   PARLEY_BENCH_SEED: Buffer.alloc(32, 1).toString('hex'),
