@@ -52,6 +52,7 @@ type ReaderStatement =
 type WriterStatement =
   | 'putProposal'
   | 'insertCommit'
+  | 'commitExists'
   | 'applyingParties'
   | 'finishCommit'
   | 'deleteCommit'
@@ -172,6 +173,8 @@ export function prepareWriter(db: Database.Database): WriterStatements {
           receipt_id, action, audit_prev, audit_hash, audit_last)
        VALUES (coalesce(?, ${NEXT_UNTRAILED_KEY}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // From the proposal id's index alone, without the row: a first COMMIT asks only this.
+    commitExists: db.prepare('SELECT 1 FROM commits WHERE proposal_id = ?').pluck(),
     applyingParties: db.prepare(
       "SELECT holder, principal FROM commits WHERE proposal_id = ? AND state = 'applying'",
     ),

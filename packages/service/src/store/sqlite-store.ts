@@ -235,8 +235,10 @@ export class SqliteStore implements Store {
       const seen = w.getAuto.get(start.auto.key, start.auto.frameId) as AutoRow | undefined;
       if (seen !== undefined) return { kind: 'auto_seen', record: toAuto(seen) };
     }
-    const existing = w.getCommit.get(start.proposalId) as CommitRow | undefined;
-    if (existing !== undefined) return { kind: 'exists', record: toCommit(existing) };
+    if (w.commitExists.get(start.proposalId) !== undefined) {
+      const existing = w.getCommit.get(start.proposalId) as CommitRow;
+      return { kind: 'exists', record: toCommit(existing) };
+    }
     return this.#spend.reserve(start.amount, start.caps);
   }
 
