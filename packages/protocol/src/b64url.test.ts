@@ -33,6 +33,17 @@ describe('§6.1 b64url', () => {
       const view = new Uint8Array([1, 2, 3, 4, 5]).subarray(1, 3);
       expect(encodeB64url(view)).toBe(encodeB64url(bytes(2, 3)));
     });
+
+    // The encoder writes 6,144 bytes per String.fromCharCode call: sizes at and across the seams.
+    it.each([6143, 6144, 6145, 12_288, 12_290, 100_001])(
+      'encodes %i bytes as Buffer does, across the encoder windows',
+      (size) => {
+        const data = Uint8Array.from({ length: size }, (_, i) => (i * 131 + (i >> 8)) & 0xff);
+        const text = encodeB64url(data);
+        expect(text).toBe(Buffer.from(data).toString('base64url'));
+        expect(decodeB64url(text)).toEqual(data);
+      },
+    );
   });
 
   describe('§6.1 b64url: strict decoding', () => {
