@@ -6,6 +6,7 @@ import {
   type ReceiptReply,
 } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
+import { holdsUpdates } from '../src/dispatch/hold-effects.js';
 import {
   type CurrentValue,
   defineService,
@@ -332,5 +333,22 @@ describe('§5.1 `current`: which effects are held, and to what', () => {
   it('with `current: data`, an update of a whole target reads as nothing there', async () => {
     const d = await docService();
     expect((await d.commitOf('doc.touch')).kind).toBe('RECEIPT');
+  });
+});
+
+describe('§5.1 holdsUpdates: whether a COMMIT reads values back at all', () => {
+  const update = { op: 'update' as const, target: 'counter/a', field: 'value', from: 0, to: 1 };
+  const charge = { op: 'charge' as const, target: 'card ••4242' };
+  const plan = () => [];
+  const apply = () => null;
+
+  it('is true only for a capability with `current` and an update among the effects', () => {
+    const reading: IntentDefinition = { params: {}, current: 'data', plan, apply };
+    const custom: IntentDefinition = { params: {}, current: async () => 0, plan, apply };
+    const blind: IntentDefinition = { params: {}, plan, apply };
+    expect(holdsUpdates(reading, [charge, update])).toBe(true);
+    expect(holdsUpdates(custom, [update])).toBe(true);
+    expect(holdsUpdates(reading, [charge])).toBe(false);
+    expect(holdsUpdates(blind, [update])).toBe(false);
   });
 });

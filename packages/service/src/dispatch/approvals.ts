@@ -13,14 +13,25 @@ const ANY_KEY = { has: (_key: string) => true };
  * grant is presented: the approvals caveat lives in the grant that would be approved, so its
  * approvals are always other grants (and a COMMIT with one grant pays nothing for the check).
  */
-export async function approversOf(
+export function approversOf(
+  core: ServiceCore,
+  grants: readonly string[],
+  holder: string,
+  proposal: Proposal,
+): Set<string> | Promise<Set<string>> {
+  // Nothing to verify: no promise and no turn of the microtask queue for the common COMMIT.
+  if (core.extensions.approvals === undefined || grants.length < 2) return new Set<string>();
+  return approversAmong(core, grants, holder, proposal);
+}
+
+/** approversOf when there are grants to verify. */
+async function approversAmong(
   core: ServiceCore,
   grants: readonly string[],
   holder: string,
   proposal: Proposal,
 ): Promise<Set<string>> {
   const approvers = new Set<string>();
-  if (core.extensions.approvals === undefined || grants.length < 2) return approvers;
   const ctx: GrantContext = {
     service: core.info.id,
     verb: 'COMMIT',

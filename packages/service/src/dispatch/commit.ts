@@ -40,7 +40,8 @@ export async function authorizeAndCommit(
   auto?: AutoKey,
 ): Promise<Exclude<CommitOutcome, { kind: 'over_limit' }> | CommitRefusal> {
   const proposal = stored.proposal;
-  const approvers = await approversOf(core, request.grants ?? [], holder, proposal);
+  const found = approversOf(core, request.grants ?? [], holder, proposal);
+  const approvers = found instanceof Set ? found : await found;
   // The request may be an auto INTENT's (§4.3.1): `verb` checks its grants for a COMMIT.
   const gctx = grantContext(core, request, holder, {
     verb: 'COMMIT',

@@ -18,7 +18,7 @@ import type {
   StoredProposal,
 } from '../store/store.js';
 import type { HandleContext, ServiceCore } from './core.js';
-import { checkTo, holdFrom } from './hold-effects.js';
+import { checkTo, holdFrom, holdsUpdates } from './hold-effects.js';
 import { type InFlight, markInFlight } from './in-flight.js';
 import { replayCommit } from './replay.js';
 
@@ -117,7 +117,9 @@ export async function executeCommit(
     try {
       // Outside a transaction the check and the apply are not atomic: the best a service whose
       // effects reach outside its store can do (§5.1).
-      await holdFrom(definition, stored.proposal.effects, core.store.data);
+      if (holdsUpdates(definition, stored.proposal.effects)) {
+        await holdFrom(definition, stored.proposal.effects, core.store.data);
+      }
       result = await definition.apply(
         stored.action,
         applyContext(stored, start, core.store.data, progressSink(ctx, re)),
@@ -182,10 +184,11 @@ async function commitInTransaction(
   try {
     const outcome = await core.store.commitInTransaction(start, async (data) => {
       const { effects, capability } = stored.proposal;
-      await holdFrom(definition, effects, data);
+      const held = holdsUpdates(definition, effects);
+      if (held) await holdFrom(definition, effects, data);
       const context = applyContext(stored, start, data, progressSink(ctx, re));
       const result = await definition.apply(stored.action, context);
-      await checkTo(definition, capability, effects, data);
+      if (held) await checkTo(definition, capability, effects, data);
       killPoint('commit.in-transaction');
       return {
         receipt: receiptOf(stored.proposal, start.startedAt, result),

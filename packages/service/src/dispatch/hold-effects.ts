@@ -34,6 +34,15 @@ function readerOf(definition: IntentDefinition): CurrentValue | undefined {
   return how === 'data' ? readData : how;
 }
 
+/**
+ * Whether holdFrom and checkTo have anything to read for `effects`: a capability with `current`
+ * and an update among them. A COMMIT without both skips them, and their turns of the microtask
+ * queue (bench/RESULTS.md, issue 27 at stop 42).
+ */
+export function holdsUpdates(definition: IntentDefinition, effects: readonly Effect[]): boolean {
+  return readerOf(definition) !== undefined && effects.some((e) => e.op === 'update');
+}
+
 const updatesWith = (effects: readonly Effect[], side: 'from' | 'to'): Effect[] =>
   effects.filter((e) => e.op === 'update' && e[side] !== undefined);
 

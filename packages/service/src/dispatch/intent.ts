@@ -233,7 +233,20 @@ function storedProposal(
         : { window: draft.undoWindow },
     expires: Math.ceil((now + ttl) / EXPIRY_ROUNDING) * EXPIRY_ROUNDING,
   };
-  const proposal: Proposal = { ...unhashed, hash: hashProposal(unhashed) };
+  // Written out, not spread: every proposal then shares one shape, frozen or not, so the COMMIT
+  // and Lens code that reads proposals stays monomorphic (a spread's copies took a shape of their
+  // own per INTENT; bench/RESULTS.md, issue 27 at stop 42).
+  const proposal: Proposal = {
+    id: unhashed.id,
+    capability: unhashed.capability,
+    summary: unhashed.summary,
+    effects: unhashed.effects,
+    cost: unhashed.cost,
+    risk: unhashed.risk,
+    undo: unhashed.undo,
+    expires: unhashed.expires,
+    hash: hashProposal(unhashed),
+  };
   if (draft.data !== undefined) proposal.data = draft.data;
   return {
     proposal,
