@@ -17,7 +17,7 @@ const WINDOW = 6144;
 /**
  * Encodes bytes as unpadded base64url. The characters are written as codes and made into a
  * string at once: a flat string, where one built by appending is a rope that each reader (a
- * decoder's charCodeAt, a hash's UTF-8 encoding) must first flatten, and in half the time.
+ * decoder's charCodeAt, a hash's UTF-8 encoding) must first flatten, and in under half the time.
  */
 export function encodeB64url(bytes: Uint8Array): string {
   let out = '';

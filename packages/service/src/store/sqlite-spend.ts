@@ -26,7 +26,7 @@ export class SqliteSpend {
 
   /** Writes go through `writer`; `total` reads through `reader`. */
   constructor(writer: Database.Database, reader: Database.Database) {
-    // Positional and a plain UPDATE: about a quarter of the time of one upsert with named
+    // Positional and a plain UPDATE: about a third of the time of one upsert with named
     // parameters, in a sequential COMMIT (bench/RESULTS.md, issue 27 at stop 42).
     this.#add = writer.prepare(
       'UPDATE spend SET total = total + ? WHERE block_id = ? AND total + ? <= ?',
