@@ -151,8 +151,10 @@ async function planIntent(
   const params = request.params ?? {};
   validateParams(entry.fields, params);
   const now = core.now();
+  // Written out, not spread, so every plan gets a context of one shape (as proposals, below).
   const planned = await entry.definition.plan(params, {
-    ...requester,
+    holder: requester.holder,
+    principal: requester.principal,
     now,
     data: core.store.data,
     goal: request.goal,
