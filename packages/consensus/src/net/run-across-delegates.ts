@@ -285,20 +285,22 @@ function observed(
   const failed = new Set<string>();
   const total = agents.length * asked.length;
   // The engine asks about the very objects `asked` was made from: each is found by identity.
-  const askedAbout = new Map(asked.map((a) => [a.option, a]));
+  const positionOf = new Map(asked.map((a, i) => [a.option, i]));
   let done = 0;
   const wrapped = agents.map((agent) => ({
     owner: agent.owner,
     consider: async (option: PyObject): Promise<Verdict> => {
+      const at = positionOf.get(option);
       try {
-        const verdict = await agent.consider(askedAbout.get(option) ?? option);
+        const verdict = await agent.consider(
+          at === undefined ? option : (asked[at] as AskedOption),
+        );
         onProgress?.(++done, total);
         return verdict;
       } catch (error) {
         if (error instanceof DelegateError && !failed.has(agent.owner)) {
           failed.add(agent.owner);
-          const at = asked.findIndex((a) => a.option === option);
-          failures.push({ ...error.failure, option: at });
+          failures.push({ ...error.failure, option: at ?? -1 });
         }
         throw error;
       }
