@@ -16,6 +16,7 @@ export {
 export type { HandleContext } from './dispatch/core.js';
 export { DraftError } from './dispatch/draft.js';
 export { AUTO_REPLAY_SECONDS } from './dispatch/intent.js';
+export { type ReadFrame, readFrameText } from './frame-text.js';
 export { armKillPoint, KILL_POINTS, type KillPointName } from './kill-point.js';
 export { OutcomeUnknownError } from './outcome-unknown.js';
 export { dateTimeSeconds, isDate, isDateTime } from './params/dates.js';

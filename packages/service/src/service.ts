@@ -3,10 +3,8 @@ import {
   type Extensions,
   type FinalReply,
   type FinalReplyBody,
-  holdsMoreContainersThan,
   type JsonValue,
   type KeyPair,
-  MAX_FRAME_CONTAINERS,
   ParleyError,
   publicKeyString,
   type Receipt,
@@ -28,6 +26,7 @@ import { intent } from './dispatch/intent.js';
 import { envelope } from './dispatch/reply.js';
 import { isRevokeFrame, revoke, withoutRevoked } from './dispatch/revoke.js';
 import { undo } from './dispatch/undo.js';
+import { type ReadFrame, readFrameText } from './frame-text.js';
 import { parseSchema } from './params/schema.js';
 import { RETAINED_HANDLE_CHARS, RETAINED_HANDLES, RetainedHandles } from './retained-handles.js';
 import { ServiceUsageError } from './service-usage-error.js';
@@ -208,30 +207,22 @@ export class Service {
     return briefOf(this.#core);
   }
 
-  /**
-   * Handles one frame's text: always exactly one final reply, never a rejection (§2.2). A frame
-   * holding more than MAX_FRAME_CONTAINERS arrays and objects is refused unparsed (its reply's
-   * `re` is "", as for text that is not JSON): parsing it would hold every other request up.
-   */
+  /** Handles one frame's text: always exactly one final reply, never a rejection (§2.2). */
   handleText(text: string, ctx: HandleContext = {}): Promise<FinalReply> {
-    if (holdsMoreContainersThan(text)) {
+    return this.handleRead(readFrameText(text), ctx);
+  }
+
+  /**
+   * Handles one frame's text as `readFrameText` read it, for a caller that looks into the frame
+   * first (a request log) and so parses it once: the refusal's ERROR bad_frame, or `handle`.
+   */
+  handleRead(read: ReadFrame, ctx: HandleContext = {}): Promise<FinalReply> {
+    if (read.refused !== undefined) {
       return Promise.resolve(
-        envelope('', {
-          kind: 'ERROR',
-          code: 'bad_frame',
-          message: `the frame holds more than ${MAX_FRAME_CONTAINERS} arrays and objects, more than this service parses`,
-        }),
+        envelope('', { kind: 'ERROR', code: 'bad_frame', message: read.refused }),
       );
     }
-    let frame: unknown;
-    try {
-      frame = JSON.parse(text);
-    } catch {
-      return Promise.resolve(
-        envelope('', { kind: 'ERROR', code: 'bad_frame', message: 'the frame is not valid JSON' }),
-      );
-    }
-    return this.handle(frame, ctx);
+    return this.handle(read.frame, ctx);
   }
 
   /** Handles one parsed frame: always exactly one final reply, never a rejection (§2.2). */

@@ -1,5 +1,6 @@
-import type { FinalReply } from '@parley/protocol';
-import { describe, expect, it } from 'vitest';
+import { type FinalReply, MAX_FRAME_CONTAINERS } from '@parley/protocol';
+import { defineService } from '@parley/service';
+import { describe, expect, it, vi } from 'vitest';
 import { observedHandler, type RequestRecord } from './observed-handler.js';
 
 const receipt = (re: string): FinalReply =>
@@ -23,7 +24,10 @@ const receipt = (re: string): FinalReply =>
 function observe(reply: (re: string) => FinalReply, frame: object, peer?: string) {
   const records: RequestRecord[] = [];
   const handler = observedHandler(
-    { handleText: async (text) => reply((JSON.parse(text) as { id: string }).id) },
+    {
+      handleRead: async (read) =>
+        reply((read.refused === undefined ? (read.frame as { id: string }) : { id: '' }).id),
+    },
     (record) => records.push(record),
   );
   return {
@@ -89,7 +93,7 @@ describe('observedHandler: what a log hears of a request', () => {
     const records: RequestRecord[] = [];
     const handler = observedHandler(
       {
-        handleText: async () =>
+        handleRead: async () =>
           ({
             parley: 1,
             id: 'e',
@@ -108,5 +112,40 @@ describe('observedHandler: what a log hears of a request', () => {
       outcome: 'bad_frame',
       durationMs: expect.any(Number),
     });
+  });
+
+  it('reads the frame once, and the handler gets it read', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const { records, done } = observe(
+        (re) => ({ parley: 1, id: 'r1', re, kind: 'ANSWER', data: {} }),
+        { parley: 1, id: 'a2', verb: 'ASK', capability: 'calendar.find' },
+      );
+      expect((await done).re).toBe('a2');
+      expect(records[0]).toMatchObject({ id: 'a2', verb: 'ASK', outcome: 'answer' });
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('a frame the service refuses unparsed is not parsed for the log either', async () => {
+    const service = defineService({ id: 'x.example', name: 'X', trust: [] });
+    const records: RequestRecord[] = [];
+    const handler = observedHandler(service, (record) => records.push(record));
+    const many = Array.from({ length: MAX_FRAME_CONTAINERS + 1 }, () => '[]').join(',');
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const reply = await handler.handleText(
+        `{"parley":1,"id":"big","verb":"ASK","capability":"x","params":{"x":[${many}]}}`,
+        {},
+      );
+      expect(reply).toMatchObject({ re: '', kind: 'ERROR', code: 'bad_frame' });
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+    // The log tells what the reply tells: no id, no verb (the frame was never read).
+    expect(records[0]).toMatchObject({ id: '', verb: 'unknown', outcome: 'bad_frame' });
   });
 });
