@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { CliError } from '../cli-error.js';
 import type { ServiceObserver } from '../serve/run-service.js';
 import type { RequestRecord } from './observed-handler.js';
-import { tickBatch } from './tick-batch.js';
+import { pacedBatch } from './paced-batch.js';
 
 /** `--log-format`: lines for a person, or one JSON object a line for a log pipeline. */
 export const LOG_FORMATS = ['text', 'json'] as const;
@@ -56,10 +56,10 @@ function textLine(service: string, record: RequestRecord): string {
  * Writes to `write` (stderr: with --stdio, stdout carries frames). `json`: pino, one object a
  * line with `time`, `level`, `msg`, and for a request `service`, `id`, `verb`, `capability`,
  * `outcome`, `durationMs`, `peer`. `text`: the same facts as a sentence. The lines of one turn of
- * the event loop reach `write` together, in order (tick-batch.ts).
+ * the event loop, or of a busy log's pace, reach `write` together, in order (paced-batch.ts).
  */
 export function serviceLog(format: LogFormat, writeNow: (line: string) => void): ServiceLog {
-  const { write } = tickBatch(writeNow);
+  const { write } = pacedBatch(writeNow);
   if (format === 'text') {
     return {
       message: (line) => write(`${line}\n`),
