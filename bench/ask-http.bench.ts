@@ -7,10 +7,14 @@
  * client for both: node:http with a keep-alive Agent, sequential and LANES in flight (each lane
  * its own kept-alive connection), contenders taking turns, best of rounds and the median of the
  * per-round ratios. CPU per ASK of each serving process from /proc. Nothing fails on a time.
+ * A third contender, bench/raw-http-ask-required.ts, does the least a Parley service must for the
+ * same ASK (the frame's checks, the read fresh across processes from the service's own SQLite
+ * file, the reply's JSON and §8 bound) in plain node:http: the required work, so that the
+ * service's distance to the raw server splits into what the protocol asks and what is ours.
  *
  *   npm run build && node --import tsx bench/ask-http.bench.ts
  *   ASK_HTTP_SERVICE_FLAGS: node flags for the service only ("--cpu-prof --cpu-prof-dir=DIR").
- *   ASK_HTTP_RAW_FLAGS: the same for the raw server, to profile both sides alike.
+ *   ASK_HTTP_RAW_FLAGS, ASK_HTTP_REQUIRED_FLAGS: the same for the raw and the required server.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +22,7 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SQLITE_FILE_NAME } from '@parley/service';
 import { CAPTURE_ID } from './ask-echo-peer.js';
 import { startChild } from './child-start.js';
 import {
@@ -25,6 +30,7 @@ import {
   pairedMedian,
   ROUND_MS,
   ROUNDS,
+  type RoundRates,
   type Run,
   ratio,
   roundRates,
@@ -40,6 +46,7 @@ const PREVIOUS = '0.71';
 const TARGET = '≥ 0.85';
 const BIN = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
 const RAW = fileURLToPath(new URL('./raw-http-answer.ts', import.meta.url));
+const REQUIRED = fileURLToPath(new URL('./raw-http-ask-required.ts', import.meta.url));
 
 if (!existsSync(BIN)) {
   console.error(`no CLI at ${BIN}: run npm run build first`);
@@ -89,6 +96,17 @@ const rawUrl = new URL(`http://127.0.0.1:${rawPort}${new URL(serviceUrl).pathnam
 if (JSON.parse(await post(rawUrl, captureAgent, frame(CAPTURE_ID))).data === undefined) {
   throw new Error('the raw server does not answer what the service answers');
 }
+const requiredFlags = (process.env.ASK_HTTP_REQUIRED_FLAGS ?? '').split(' ').filter(Boolean);
+const [required, requiredPort] = await startChild(
+  [...requiredFlags, '--import', 'tsx', REQUIRED, join(root, 'c', SQLITE_FILE_NAME)],
+  process.env,
+  /^listening (\d+)$/m,
+);
+const requiredUrl = new URL(`http://127.0.0.1:${requiredPort}/parley`);
+const requiredData = JSON.parse(await post(requiredUrl, captureAgent, frame(CAPTURE_ID))).data;
+if (JSON.stringify(requiredData) !== JSON.stringify(reply.data)) {
+  throw new Error('the required server does not answer the data the service answers');
+}
 
 /** CPU seconds a child has used (Linux /proc; elsewhere 0, and the CPU columns stay empty). */
 function cpuSeconds(pid: number | undefined): number {
@@ -118,33 +136,32 @@ function inLanes(url: URL, lanes: number, count: { calls: number }): Run {
   };
 }
 
-type Pair = { ours: number; limit: number; paired: number; oursCpu: number; limitCpu: number };
+/** Bests of the service (0), the raw server (1) and the required server (2), and CPU µs/ASK. */
+type Trio = { best: number[]; measured: RoundRates; cpu: number[] };
 
-async function measure(lanes: number): Promise<Pair> {
-  const counts = [{ calls: 0 }, { calls: 0 }] as const;
-  const before = [cpuSeconds(service.pid), cpuSeconds(raw.pid)];
+async function measure(lanes: number): Promise<Trio> {
+  const servers = [service, raw, required];
+  const urls = [new URL(serviceUrl), rawUrl, requiredUrl];
+  const counts = servers.map(() => ({ calls: 0 }));
+  const before = servers.map((child) => cpuSeconds(child.pid));
   const measured = await roundRates(
-    inLanes(new URL(serviceUrl), lanes, counts[0]),
-    inLanes(rawUrl, lanes, counts[1]),
+    ...urls.map((url, i) => inLanes(url, lanes, counts[i] ?? { calls: 0 })),
   );
-  const [ours = 0, limit = 0] = measured.best;
-  const perCall = (i: 0 | 1, pid: number | undefined) =>
-    ((cpuSeconds(pid) - (before[i] ?? 0)) * 1e6) / (counts[i].calls || 1);
-  return {
-    ours,
-    limit,
-    paired: pairedMedian(measured, 0, 1),
-    oursCpu: perCall(0, service.pid),
-    limitCpu: perCall(1, raw.pid),
-  };
+  const cpu = servers.map(
+    (child, i) => ((cpuSeconds(child.pid) - (before[i] ?? 0)) * 1e6) / (counts[i]?.calls || 1),
+  );
+  return { best: measured.best, measured, cpu };
 }
 
 const sequentialPair = await measure(1);
 const lanesPair = await measure(LANES);
 
-const cpu = (us: number): string => (us > 0 ? us.toFixed(1) : '');
-const row = (what: string, pair: Pair, before: string, target: string) =>
-  `| ${what} | ${fmt(pair.ours)} | ${fmt(pair.limit)} | ${ratio(pair.ours, pair.limit)} | ${pair.paired.toFixed(2)} | ${before} | ${target} | ${cpu(pair.oursCpu)} | ${cpu(pair.limitCpu)} |`;
+const cpu = (us: number | undefined): string => (us !== undefined && us > 0 ? us.toFixed(1) : '');
+const row = (what: string, trio: Trio, before: string, target: string) => {
+  const [ours = 0, limit = 0, floor = 0] = trio.best;
+  const median = (of: number, to: number) => pairedMedian(trio.measured, of, to).toFixed(2);
+  return `| ${what} | ${fmt(ours)} | ${fmt(limit)} | ${ratio(ours, limit)} | ${median(0, 1)} | ${before} | ${target} | ${fmt(floor)} | ${median(2, 1)} | ${median(0, 2)} | ${trio.cpu.map(cpu).join(' | ')} |`;
+};
 console.log(
   `ASK ${CAPABILITY} ${JSON.stringify(PARAMS)} over the HTTP bridge (${Buffer.byteLength(replyText)}-byte reply) on ${process.version}, ` +
     `${cpus().length} CPUs, load ${loadavg()
@@ -153,8 +170,8 @@ console.log(
 );
 console.log(
   [
-    '| round trips/s | parley serve calendar --http | raw node:http, same bytes | ratio of bests | ratio, median of rounds | before | target | service CPU µs/ASK | raw CPU µs/ASK |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| round trips/s | parley serve calendar --http | raw node:http, same bytes | ratio of bests | ratio, median of rounds | before | target | required work | required / raw, median | service / required, median | service CPU µs/ASK | raw | required |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('keep-alive, sequential', sequentialPair, '', ''),
     row(`keep-alive, ${LANES} in flight`, lanesPair, PREVIOUS, TARGET),
   ].join('\n'),
@@ -163,7 +180,6 @@ console.log(
 captureAgent.destroy();
 const exited = (child: ChildProcess) =>
   new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-service.kill('SIGTERM');
-raw.kill('SIGTERM');
-await Promise.all([exited(service), exited(raw)]);
+for (const child of [service, raw, required]) child.kill('SIGTERM');
+await Promise.all([exited(service), exited(raw), exited(required)]);
 rmSync(root, { recursive: true, force: true });
