@@ -71,8 +71,10 @@ export async function fitToBudget<B extends FinalReplyBody>(
   const { reply, elisions } = fitReply(body, budget, () => newHandleId(), json);
   if (json !== undefined && reply === body) keepJson(body, json);
   if (keep !== undefined || elisions.length > 0) checkSendable(reply as B);
-  await keep?.();
-  await storeRemainders(core, owner, elisions);
+  // Awaited only when there is something to wait for: most replies fit and keep nothing, and an
+  // await of nothing still costs the reply its promises.
+  if (keep !== undefined) await keep();
+  if (elisions.length > 0) await storeRemainders(core, owner, elisions);
   return reply as B;
 }
 
