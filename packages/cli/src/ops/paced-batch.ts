@@ -4,17 +4,7 @@
  */
 export const LOG_PACE_MS = 10;
 
-/**
- * Log text passed on in few writes. Node writes stderr to a pipe or a file synchronously on Linux,
- * one system call a write, and under load every request is a turn of the event loop of its own:
- * a write per request cost a served ASK more CPU than anything else it does beyond the required
- * work (bench/ask-http.bench.ts), and woke whatever reads the log once a request. So the text of
- * a turn is written at its end when nothing was written for `paceMs`; otherwise it is gathered
- * until `paceMs` after the last write, and a busy log makes at most one write per `paceMs`.
- * Order is kept; whatever is pending when the process exits is written first (the `exit` event,
- * which `process.exit` and an uncaught exception also raise). A process killed outright loses at
- * most `paceMs` of lines.
- */
+/** Where a log's text goes to be written: now, or with the text of its turn or pace. */
 export type PacedBatch = {
   write(text: string): void;
   /** Writes what is pending now. */
@@ -25,6 +15,17 @@ export type PacedBatch = {
 const pending = new Set<() => void>();
 let exitHooked = false;
 
+/**
+ * Log text passed on in few writes. Node writes stderr to a pipe or a file synchronously on Linux,
+ * one system call a write, and under load every request is a turn of the event loop of its own:
+ * a write per request was the largest single cost a served ASK had beyond the required work
+ * (bench/ask-http.bench.ts), and woke whatever reads the log once a request. So the text of
+ * a turn is written at its end when nothing was written for `paceMs`; otherwise it is gathered
+ * until `paceMs` after the last write, and a busy log makes at most one write per `paceMs`.
+ * Order is kept; whatever is pending when the process exits is written first (the `exit` event,
+ * which `process.exit` and an uncaught exception also raise). A process killed outright loses at
+ * most `paceMs` of lines.
+ */
 export function pacedBatch(
   write: (text: string) => void,
   paceMs = LOG_PACE_MS,
