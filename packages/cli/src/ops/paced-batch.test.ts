@@ -13,7 +13,7 @@ describe('pacedBatch', () => {
   };
   beforeEach(() => {
     clock = 0;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -57,6 +57,18 @@ describe('pacedBatch', () => {
     batch.flush();
     advance(50);
     vi.runOnlyPendingTimers();
+    expect(writes).toEqual(['a\n', 'b\n']);
+  });
+
+  it('a flush cancels the one scheduled, so text after it still waits for its pace', () => {
+    const writes: string[] = [];
+    const batch = pacedBatch((text) => writes.push(text), 10, now);
+    batch.write('a\n');
+    batch.flush();
+    batch.write('b\n');
+    advance(0);
+    expect(writes).toEqual(['a\n']);
+    advance(10);
     expect(writes).toEqual(['a\n', 'b\n']);
   });
 });

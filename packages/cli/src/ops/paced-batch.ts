@@ -33,13 +33,17 @@ export function pacedBatch(
 ): PacedBatch {
   let text = '';
   let lastWrite = Number.NEGATIVE_INFINITY;
+  /** The flush scheduled for the pending text: at the end of its turn, or at its pace. */
+  let immediate: NodeJS.Immediate | undefined;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     pending.delete(flush);
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
+    // A flush called before its scheduled one cancels it, so that it cannot write text that came
+    // after (and was meant to wait for its pace) early.
+    clearImmediate(immediate);
+    clearTimeout(timer);
+    immediate = undefined;
+    timer = undefined;
     if (text === '') return;
     const out = text;
     text = '';
@@ -52,7 +56,7 @@ export function pacedBatch(
         pending.add(flush);
         const wait = lastWrite + paceMs - now();
         if (wait > 0) timer = setTimeout(flush, wait).unref();
-        else setImmediate(flush);
+        else immediate = setImmediate(flush);
         if (!exitHooked) {
           exitHooked = true;
           process.once('exit', () => {
