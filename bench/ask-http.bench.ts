@@ -136,31 +136,39 @@ function inLanes(url: URL, lanes: number, count: { calls: number }): Run {
   };
 }
 
-/** Bests of the service (0), the raw server (1) and the required server (2), and CPU µs/ASK. */
-type Trio = { best: number[]; measured: RoundRates; cpu: number[] };
+/** The contenders, in the order the table shows them: the service, the raw server, the required. */
+const contenders = [
+  { child: service, url: new URL(serviceUrl) },
+  { child: raw, url: rawUrl },
+  { child: required, url: requiredUrl },
+];
 
-async function measure(lanes: number): Promise<Trio> {
-  const servers = [service, raw, required];
-  const urls = [new URL(serviceUrl), rawUrl, requiredUrl];
-  const counts = servers.map(() => ({ calls: 0 }));
-  const before = servers.map((child) => cpuSeconds(child.pid));
-  const measured = await roundRates(
-    ...urls.map((url, i) => inLanes(url, lanes, counts[i] ?? { calls: 0 })),
+/** Each contender's rates round by round, and its CPU µs per ASK. */
+type Measured = { rates: RoundRates; cpu: number[] };
+
+async function measure(lanes: number): Promise<Measured> {
+  const runs = contenders.map(({ child, url }) => ({
+    child,
+    count: { calls: 0 },
+    cpuBefore: cpuSeconds(child.pid),
+    url,
+  }));
+  const rates = await roundRates(...runs.map(({ url, count }) => inLanes(url, lanes, count)));
+  const cpu = runs.map(
+    ({ child, count, cpuBefore }) =>
+      ((cpuSeconds(child.pid) - cpuBefore) * 1e6) / (count.calls || 1),
   );
-  const cpu = servers.map(
-    (child, i) => ((cpuSeconds(child.pid) - (before[i] ?? 0)) * 1e6) / (counts[i]?.calls || 1),
-  );
-  return { best: measured.best, measured, cpu };
+  return { rates, cpu };
 }
 
-const sequentialPair = await measure(1);
-const lanesPair = await measure(LANES);
+const sequential = await measure(1);
+const inFlight = await measure(LANES);
 
 const cpu = (us: number | undefined): string => (us !== undefined && us > 0 ? us.toFixed(1) : '');
-const row = (what: string, trio: Trio, before: string, target: string) => {
-  const [ours = 0, limit = 0, floor = 0] = trio.best;
-  const median = (of: number, to: number) => pairedMedian(trio.measured, of, to).toFixed(2);
-  return `| ${what} | ${fmt(ours)} | ${fmt(limit)} | ${ratio(ours, limit)} | ${median(0, 1)} | ${before} | ${target} | ${fmt(floor)} | ${median(2, 1)} | ${median(0, 2)} | ${trio.cpu.map(cpu).join(' | ')} |`;
+const row = (what: string, measured: Measured, before: string, target: string) => {
+  const [ours = 0, limit = 0, floor = 0] = measured.rates.best;
+  const median = (of: number, to: number) => pairedMedian(measured.rates, of, to).toFixed(2);
+  return `| ${what} | ${fmt(ours)} | ${fmt(limit)} | ${ratio(ours, limit)} | ${median(0, 1)} | ${before} | ${target} | ${fmt(floor)} | ${median(2, 1)} | ${median(0, 2)} | ${measured.cpu.map(cpu).join(' | ')} |`;
 };
 console.log(
   `ASK ${CAPABILITY} ${JSON.stringify(PARAMS)} over the HTTP bridge (${Buffer.byteLength(replyText)}-byte reply) on ${process.version}, ` +
@@ -172,14 +180,14 @@ console.log(
   [
     '| round trips/s | parley serve calendar --http | raw node:http, same bytes | ratio of bests | ratio, median of rounds | before | target | required work | required / raw, median | service / required, median | service CPU µs/ASK | raw | required |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    row('keep-alive, sequential', sequentialPair, '', ''),
-    row(`keep-alive, ${LANES} in flight`, lanesPair, PREVIOUS, TARGET),
+    row('keep-alive, sequential', sequential, '', ''),
+    row(`keep-alive, ${LANES} in flight`, inFlight, PREVIOUS, TARGET),
   ].join('\n'),
 );
 
 captureAgent.destroy();
 const exited = (child: ChildProcess) =>
   new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-for (const child of [service, raw, required]) child.kill('SIGTERM');
-await Promise.all([exited(service), exited(raw), exited(required)]);
+for (const { child } of contenders) child.kill('SIGTERM');
+await Promise.all(contenders.map(({ child }) => exited(child)));
 rmSync(root, { recursive: true, force: true });
